@@ -1,0 +1,47 @@
+# `make demo` and `make test` each set up what they need on a fresh machine (see README.md).
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+DATA ?= ../shared/io500-data
+# make test talks to the real services of the machine; the demo needs none of them.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/io500_registry
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/7
+
+.PHONY: install system-packages runner demo test pytest lint typecheck migrations-check bench
+
+install: system-packages $(VENV)/.installed runner
+
+system-packages:
+	scripts/install-system-packages.sh
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+runner:
+	$(MAKE) -C runner
+
+demo: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py import_io500 $(DATA)
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
+
+migrations-check: $(VENV)/.installed
+	$(PY) manage.py makemigrations --check --dry-run
+
+pytest: install
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+test: install lint migrations-check pytest
+
+bench: install
+	$(PY) benchmarks/verify_corpus.py $(DATA)/submissions

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+
+from registry import health
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularRedocView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("submissions.api_urls")),
+    path("api/v1/", include("registry.api_urls")),
+    path("submissions/", include("submissions.urls")),
+    path("", include("frontend.urls")),
+]

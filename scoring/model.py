@@ -1,0 +1,196 @@
+"""The normalised result model shared by every reader and every rule.
+
+Readers turn bytes into a `RunResult`; rules turn a `RunResult` into `Finding`s; `verify()` wraps
+both into a `Verification`. Nothing in here reads files or parses text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+# Canonical phase names, in the official C-application execution order (standard mode).
+BW_PHASES: tuple[str, ...] = ("ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read")
+MD_PHASES: tuple[str, ...] = (
+    "mdtest-easy-write",
+    "mdtest-hard-write",
+    "find",
+    "mdtest-easy-stat",
+    "mdtest-hard-stat",
+    "mdtest-easy-delete",
+    "mdtest-hard-read",
+    "mdtest-hard-delete",
+)
+SCORED_PHASES: tuple[str, ...] = BW_PHASES + MD_PHASES
+WRITE_PHASES: tuple[str, ...] = (
+    "ior-easy-write",
+    "ior-hard-write",
+    "mdtest-easy-write",
+    "mdtest-hard-write",
+)
+PHASE_ORDER: tuple[str, ...] = (
+    "ior-easy-write",
+    "mdtest-easy-write",
+    "timestamp",
+    "ior-hard-write",
+    "mdtest-hard-write",
+    "find",
+    "ior-easy-read",
+    "mdtest-easy-stat",
+    "ior-hard-read",
+    "mdtest-hard-stat",
+    "mdtest-easy-delete",
+    "mdtest-hard-read",
+    "mdtest-hard-delete",
+    "ior-rnd4K-easy-read",
+)
+
+GIB_PER_S = "GiB/s"
+KIOPS = "kIOPS"
+
+
+class Severity(str, Enum):
+    ERROR = "error"  # makes the run invalid
+    WARNING = "warning"  # needs committee attention
+    INFO = "info"
+
+
+class Era(str, Enum):
+    """Output eras; the letters follow the format specification (io500-format.md section 1)."""
+
+    DEV_SCRIPT = "io-500-dev"  # early io-500-dev output.txt with [IOR EASY WRITE] sections
+    SHELL_SC17 = "shell-sc17"  # A0: TOTAL printed as BW * MD
+    SHELL = "shell"  # A1/A2: "GB/s" labels (values are GiB/s)
+    SHELL_GIB = "shell-gib"  # A3: "GiB/s" labels, ISC20 script half
+    C_ISC20 = "c-isc20"  # B1
+    C_SC20 = "c-sc20"  # B2
+    C_ISC21 = "c-isc21"  # B3: [      ] lines, " [INVALID]" suffix, per-rank CSVs
+    C_SC21 = "c-sc21"  # B4/B5: [run] header, zero phases skipped in the means
+    C_ISC25 = "c-isc25"  # B6+: unscored ior-rnd4K-easy-read
+
+    @property
+    def is_shell(self) -> bool:
+        return self in (Era.DEV_SCRIPT, Era.SHELL_SC17, Era.SHELL, Era.SHELL_GIB)
+
+    @property
+    def skips_zero_phases(self) -> bool:
+        """From B4 on, phases with a value <= 0 are left out of the geometric means."""
+        return self in (Era.C_SC21, Era.C_ISC25)
+
+
+@dataclass(frozen=True)
+class Score:
+    bw: float | None  # GiB/s
+    md: float | None  # kIOPS
+    score: float | None
+    invalid: bool = False  # an invalid marker was printed with this score
+    hash: str | None = None  # "hash" of [SCORE] / [SCOREX] in result.txt, as printed
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """One row of a per-rank CSV (IOR saveRankPerformanceDetailsCSV / mdtest details / find.csv)."""
+
+    rank: int
+    time_s: float | None  # the phase runtime of this rank
+    rate: float | None  # throughput (MiB/s for IOR) or items per second (mdtest, find)
+    items: float | None = None  # items processed (mdtest, find) when given
+
+
+@dataclass(frozen=True)
+class TimelineBin:
+    """One row of our runner's `<phase>.timeline.csv`: work done by one rank in one second."""
+
+    rank: int
+    second: int
+    amount: float  # bytes (IOR) or items (mdtest, find)
+
+
+@dataclass(frozen=True)
+class RawOutput:
+    """Facts read from a phase's raw IOR / mdtest / pfind output file."""
+
+    tool: str  # "ior" | "mdtest" | "pfind"
+    file: str
+    command: str | None = None
+    nodes: int | None = None
+    tasks: int | None = None
+    value: float | None = None  # the phase value recomputed from the raw output, in the phase unit
+    time_s: float | None = None
+    errors: int | None = None  # IOR data-verification / I/O errors
+    stonewall_s: float | None = None  # stonewall time the tool reports (IOR "time: 300.3s", mdtest)
+    items: float | None = None  # items (mdtest, find: scanned files), or bytes (IOR aggregate size)
+    found: float | None = None  # find: matched files
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str  # canonical, e.g. "ior-easy-write"
+    value: float  # GiB/s for ior-*, kIOPS otherwise
+    unit: str  # GIB_PER_S or KIOPS
+    time_s: float | None  # wall time of the phase as printed
+    scored: bool  # one of the 12 core phases
+    invalid_marker: bool = False  # "-invalid" / " [INVALID]" printed on this phase's line
+    command: str | None = None  # the exact command line (result.txt exe, [Exec] line, raw header)
+    values: dict[str, str] = field(default_factory=dict)  # other result.txt keys of this section
+    errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." comments inside this phase's section
+    raw: RawOutput | None = None
+    ranks: tuple[RankRow, ...] = ()  # per-rank rows when the archive has them
+    timeline: tuple[TimelineBin, ...] = ()  # per-second bins from our runner
+
+
+@dataclass
+class RunResult:
+    """One IO500 run: everything the readers could learn from one result directory."""
+
+    path: str  # the result directory, relative to what was given to the reader
+    era: Era
+    version: str | None  # None when the era prints none; "" when the C app printed an empty one
+    mode: str | None = None  # "standard" / "extended" (B3+)
+    procs: int | None = None  # MPI ranks (result.txt [run] procs, or raw outputs)
+    nodes: int | None = None  # client nodes read from the raw outputs
+    timestamp: str | None = None  # the run timestamp (result-dir basename), e.g. 2021.06.04-18.25.22
+    phases: dict[str, Phase] = field(default_factory=dict)  # canonical name -> phase
+    extra_phases: dict[str, Phase] = field(default_factory=dict)  # extended / unscored ones
+    claimed: Score | None = None  # [SCORE] line / result.txt [SCORE]
+    claimed_extended: Score | None = None  # [SCOREX]
+    config: dict[str, dict[str, str]] = field(default_factory=dict)  # effective config.ini
+    config_source: str | None = None  # which file `config` came from (config.ini, io500.sh, ...)
+    config_hash: str | None = None  # result.txt config-hash as printed
+    header_errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." before the first phase section
+    result_ini: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    files: tuple[str, ...] = ()  # every file of the run, relative to `path`
+    read_notes: list[Finding] = field(default_factory=list)  # what the reader noticed on the way
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str  # stable, e.g. "stonewall-short"
+    severity: Severity
+    message: str  # what a submitter understands
+    phase: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "phase": self.phase,
+            "message": self.message,
+        }
+
+
+@dataclass
+class Verification:
+    result: RunResult
+    computed: Score
+    score_matches: bool
+    findings: list[Finding]
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+
+class ReadError(Exception):
+    """The input could not be read at all; the message says why, in words a submitter understands."""

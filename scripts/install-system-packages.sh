@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs (Open MPI for the runner, chromium for browser tests,
+# fio for the runner benchmark) when they are missing. Needs root, as on the development machines.
+set -euo pipefail
+need=()
+command -v mpicc >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v fio >/dev/null 2>&1 || need+=(fio)
+if [ ${#need[@]} -eq 0 ]; then exit 0; fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "missing Debian packages: ${need[*]} (run as root, or install them: apt-get install ${need[*]})" >&2
+    exit 1
+fi
+echo "installing Debian packages: ${need[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"

@@ -1,0 +1,229 @@
+"""Submissions: who uploaded what, the immutable raw files, and what the scoring engine found."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class Institution(models.Model):
+    name = models.CharField(max_length=255, unique=True)
+    country = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StorageSystem(models.Model):
+    """The IO500 identity of a system: name + institution + file-system type (one list entry each)."""
+
+    name = models.CharField(max_length=255)
+    institution = models.ForeignKey(Institution, on_delete=models.PROTECT, related_name="systems")
+    filesystem_type = models.CharField(max_length=128)
+    vendor = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name", "institution", "filesystem_type"], name="unique_storage_system_identity"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.institution}, {self.filesystem_type})"
+
+
+class Submission(models.Model):
+    class Status(models.TextChoices):
+        RECEIVED = "received", "Received"
+        PROCESSING = "processing", "Processing"
+        VERIFIED = "verified", "Verified"
+        INVALID = "invalid", "Invalid"
+        REJECTED = "rejected", "Rejected"
+
+    FINAL_STATUSES = (Status.VERIFIED, Status.INVALID, Status.REJECTED)
+
+    class Source(models.TextChoices):
+        UPLOAD = "upload", "Uploaded"
+        IMPORT = "import", "Imported from the published IO500 data"
+
+    submitter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="submissions"
+    )
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.UPLOAD)
+    io500_id = models.PositiveIntegerField(
+        null=True, blank=True, unique=True, help_text="The io500.org submission id of imported history."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    release = models.ForeignKey(
+        "registry.Release", null=True, blank=True, on_delete=models.PROTECT, related_name="submissions"
+    )
+    storage_system = models.ForeignKey(
+        StorageSystem, null=True, blank=True, on_delete=models.PROTECT, related_name="submissions"
+    )
+    ten_node = models.BooleanField(default=False, help_text="Submitted for the 10 client node lists.")
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    processing_started_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    # The values the submission is ranked by: the recomputed ones once verified, or the published
+    # list values for imported history that has no raw files.
+    score = models.FloatField(null=True, blank=True)
+    bw = models.FloatField(null=True, blank=True)
+    md = models.FloatField(null=True, blank=True)
+    valid = models.BooleanField(null=True)
+
+    # Everything the original list row said (imported history), kept verbatim for reference.
+    published_record = models.JSONField(default=dict, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "processing_started_at"])]
+
+    def __str__(self) -> str:
+        return f"Submission {self.pk}"
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in self.FINAL_STATUSES
+
+
+class SystemDescription(models.Model):
+    """The IO500 system-information questionnaire, as typed fields plus the full JSON given."""
+
+    submission = models.OneToOneField(Submission, on_delete=models.CASCADE, related_name="system")
+    system_name = models.CharField(max_length=255, blank=True)
+    institution_name = models.CharField(max_length=255, blank=True)
+    storage_vendor = models.CharField(max_length=255, blank=True)
+    filesystem_type = models.CharField(max_length=128, blank=True)
+    filesystem_name = models.CharField(max_length=255, blank=True)
+    filesystem_version = models.CharField(max_length=128, blank=True)
+    client_nodes = models.PositiveIntegerField(null=True, blank=True)
+    procs_per_node = models.PositiveIntegerField(null=True, blank=True)
+    client_os = models.CharField(max_length=255, blank=True)
+    client_kernel = models.CharField(max_length=255, blank=True)
+    client_network = models.CharField(max_length=255, blank=True)
+    client_network_gbps = models.FloatField(
+        null=True, blank=True, help_text="Per-node client network bandwidth in Gbit/s."
+    )
+    md_servers = models.PositiveIntegerField(null=True, blank=True)
+    md_devices = models.CharField(max_length=255, blank=True)
+    ds_servers = models.PositiveIntegerField(null=True, blank=True)
+    ds_devices = models.CharField(max_length=255, blank=True)
+    server_network = models.CharField(max_length=255, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"System description of {self.submission}"
+
+
+def archive_upload_to(instance: Archive, filename: str) -> str:
+    # Content-addressed: identical bytes land on the same name, and nothing is ever overwritten.
+    return f"archives/{instance.sha256[:2]}/{instance.sha256}/{filename}"
+
+
+class Archive(models.Model):
+    """A raw file exactly as uploaded. Never modified or deleted by the pipeline."""
+
+    class Kind(models.TextChoices):
+        RESULT = "result", "Result archive"
+        JOB_SCRIPT = "job-script", "Job script"
+        JOB_OUTPUT = "job-output", "Job output"
+
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="archives")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.RESULT)
+    file = models.FileField(upload_to=archive_upload_to, max_length=512)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    size = models.PositiveBigIntegerField()
+    original_name = models.CharField(max_length=255)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.sha256[:12]})"
+
+
+class Result(models.Model):
+    """One IO500 run found in a submission's archive (a tarball may hold several)."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
+    path = models.CharField(max_length=1024)
+    is_primary = models.BooleanField(default=False, help_text="The run the submission is ranked by.")
+    era = models.CharField(max_length=32)
+    version = models.CharField(max_length=128, null=True, blank=True)
+    mode = models.CharField(max_length=16, blank=True)
+    procs = models.PositiveIntegerField(null=True, blank=True)
+    nodes = models.PositiveIntegerField(null=True, blank=True)
+    timestamp = models.CharField(max_length=64, blank=True)
+    claimed_bw = models.FloatField(null=True, blank=True)
+    claimed_md = models.FloatField(null=True, blank=True)
+    claimed_score = models.FloatField(null=True, blank=True)
+    computed_bw = models.FloatField(null=True, blank=True)
+    computed_md = models.FloatField(null=True, blank=True)
+    computed_score = models.FloatField(null=True, blank=True)
+    score_matches = models.BooleanField(default=False)
+    valid = models.BooleanField(default=False)
+    config = models.JSONField(default=dict, blank=True)
+    files = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["submission", "-is_primary", "path"]
+        constraints = [models.UniqueConstraint(fields=["submission", "path"], name="unique_result_path")]
+
+    def __str__(self) -> str:
+        return f"{self.submission} {self.path}"
+
+
+class PhaseResult(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="phases")
+    name = models.CharField(max_length=64)
+    order = models.PositiveSmallIntegerField(default=0)
+    value = models.FloatField()
+    unit = models.CharField(max_length=16)
+    time_s = models.FloatField(null=True, blank=True)
+    scored = models.BooleanField(default=True)
+    invalid_marker = models.BooleanField(default=False)
+    command = models.TextField(blank=True)
+    values = models.JSONField(default=dict, blank=True)
+    ranks = models.JSONField(default=list, blank=True, help_text="Per-rank rows [{rank, time_s, rate, items}].")
+    timeline = models.JSONField(default=list, blank=True, help_text="Runner timeline [[rank, second, amount]].")
+
+    class Meta:
+        ordering = ["result", "order"]
+        constraints = [models.UniqueConstraint(fields=["result", "name"], name="unique_phase_per_result")]
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.value} {self.unit}"
+
+
+class Finding(models.Model):
+    class Severity(models.TextChoices):
+        ERROR = "error", "Error"
+        WARNING = "warning", "Warning"
+        INFO = "info", "Info"
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="findings")
+    result = models.ForeignKey(Result, null=True, blank=True, on_delete=models.CASCADE, related_name="findings")
+    code = models.CharField(max_length=64)
+    severity = models.CharField(max_length=8, choices=Severity.choices)
+    phase = models.CharField(max_length=64, blank=True)
+    message = models.TextField()
+
+    class Meta:
+        ordering = ["submission", "result", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.code}"
