@@ -100,9 +100,7 @@ def score_hash_verdict(
     score: str,
 ) -> str | None:
     """Which run state the stored hash proves: "valid", "invalid" (valid=NO mixed in) or None."""
-    expected = score_hash(
-        version, phase_scores, md, bw, score, include_md_bw=version_hashes_md_bw(version)
-    )
+    expected = score_hash(version, phase_scores, md, bw, score, include_md_bw=version_hashes_md_bw(version))
     if stored == expected:
         return "valid"
     if stored == expected ^ INVALID_RUN_PAIR:

@@ -7,7 +7,7 @@ both into a `Verification`. Nothing in here reads files or parses text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 # Canonical phase names, in the official C-application execution order (standard mode).
@@ -50,13 +50,13 @@ GIB_PER_S = "GiB/s"
 KIOPS = "kIOPS"
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"  # makes the run invalid
     WARNING = "warning"  # needs committee attention
     INFO = "info"
 
 
-class Era(str, Enum):
+class Era(StrEnum):
     """Output eras; the letters follow the format specification (io500-format.md section 1)."""
 
     DEV_SCRIPT = "io-500-dev"  # early io-500-dev output.txt with [IOR EASY WRITE] sections
@@ -95,7 +95,8 @@ class RankRow:
     rank: int
     time_s: float | None  # the phase runtime of this rank
     rate: float | None  # throughput (MiB/s for IOR) or items per second (mdtest, find)
-    items: float | None = None  # items processed (mdtest, find) when given
+    items: float | None = None  # items processed (mdtest, find: files scanned) when given
+    found: float | None = None  # find: files matched by this rank
 
 
 @dataclass(frozen=True)

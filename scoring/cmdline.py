@@ -1,0 +1,78 @@
+"""Options of an IOR / mdtest command line, as the rules need them.
+
+Commands arrive in several spellings: `-t 47008`, `-t=47008`, `-O stoneWallingWearOut=1`,
+`-O=stoneWallingWearOut=1`, sometimes behind an `mpirun ... ` prefix (shell-era `[Exec]` lines).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+TOOLS: tuple[str, ...] = ("ior", "mdtest", "md-workbench", "pfind")
+
+
+# A quoted word or a run of non-blanks, glued together as a shell would ("-name "*01*"" -> one
+# word). shlex does the same but is about fifty times slower, and rules read thousands of commands.
+_WORD_RE = re.compile(r"""(?:"[^"]*"|'[^']*'|[^\s"'])+|["']""")
+
+
+def _tokens(command: str) -> list[str]:
+    return [word.replace('"', "").replace("'", "") for word in _WORD_RE.findall(command)]
+
+
+def _tool_start(tokens: list[str]) -> int:
+    """Index just past the benchmark executable, so launcher options (mpirun -np ...) are ignored."""
+    for index, token in enumerate(tokens):
+        base = token.rsplit("/", 1)[-1]
+        if base in TOOLS or base.startswith(("ior-", "mdtest-")) or base in ("ior.exe", "mdtest.exe"):
+            return index + 1
+    return 0
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    tokens: tuple[str, ...]
+
+    @staticmethod
+    @lru_cache(maxsize=4096)
+    def parse(command: str) -> CommandLine:
+        tokens = _tokens(command)
+        return CommandLine(tokens=tuple(tokens[_tool_start(tokens) :]))
+
+    def has_flag(self, flag: str) -> bool:
+        return flag in self.tokens
+
+    def values(self, option: str) -> list[str]:
+        """Every value given to `option`, in order, whether written `-x v` or `-x=v`."""
+        found: list[str] = []
+        prefix = option + "="
+        for index, token in enumerate(self.tokens):
+            if token == option and index + 1 < len(self.tokens):
+                found.append(self.tokens[index + 1])
+            elif token.startswith(prefix):
+                found.append(token[len(prefix) :])
+        return found
+
+    def value(self, option: str) -> str | None:
+        """The last value of `option`: the one the tool's option parser keeps."""
+        found = self.values(option)
+        return found[-1] if found else None
+
+    def o_options(self) -> dict[str, str]:
+        """IOR `-O key=value` options."""
+        options: dict[str, str] = {}
+        for item in self.values("-O"):
+            key, sep, val = item.partition("=")
+            if sep:
+                options[key] = val
+        return options
+
+    def shown(self, *options: str) -> str:
+        """A short description of how the command sets `options`, for messages."""
+        parts = []
+        for option in options:
+            val = self.value(option)
+            parts.append(f"{option} {val}" if val is not None else f"no {option}")
+        return ", ".join(parts)

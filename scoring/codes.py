@@ -1,0 +1,265 @@
+"""Every finding code the rules can emit, with its severity and message template, in one table.
+
+Codes are stable identifiers: the registry stores them, reviewers filter on them and the API
+publishes them, so a code is never renamed; a new check gets a new code. Severity:
+error = the run is invalid, warning = the committee must look at it, info = a fact worth showing.
+Templates are `str.format` strings; every placeholder must be supplied by the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.model import Finding, Severity
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+INFO = Severity.INFO
+
+
+@dataclass(frozen=True)
+class Code:
+    severity: Severity
+    template: str
+
+
+CODES: dict[str, Code] = {
+    # --- phases present and positive (rules/stonewall.py) ---
+    "phase-missing": Code(
+        ERROR,
+        "The phase {phase} has no result. All 12 scored phases must run and report a value.",
+    ),
+    "phase-nonpositive": Code(
+        ERROR,
+        "{phase} reports {value} {unit}. Every scored phase must report a value above zero; "
+        "a zero usually means the phase was skipped or failed.",
+    ),
+    "phase-time-missing": Code(
+        WARNING,
+        "{phase} has no printed runtime, so the 300-second rule cannot be checked for it.",
+    ),
+    "write-phase-short": Code(
+        ERROR,
+        "{phase} ran for {time_s:.1f} s. Every write and create phase must run for at least 300 s "
+        "(raise its size parameter so the stonewall, not the data, ends the phase).",
+    ),
+    # --- configuration (rules/stonewall.py) ---
+    "stonewall-time-not-300": Code(
+        ERROR,
+        "[debug] stonewall-time is {value} in {source}; the rules require 300.",
+    ),
+    "pause-dir-set": Code(
+        ERROR,
+        "[debug] pause-dir is set to '{value}' in {source}; pausing between phases is a debug "
+        "option that invalidates the run.",
+    ),
+    "files-per-dir-set": Code(
+        ERROR,
+        "[mdtest-hard] files-per-dir is set to '{value}' in {source}; mdtest-hard must create "
+        "all files in one directory.",
+    ),
+    "scc-mode": Code(
+        WARNING,
+        "[global] scc = TRUE in {source}: Student Cluster Competition mode, which lowers the "
+        "application's own minimum write time to 30 s. Regular lists need scc = FALSE.",
+    ),
+    # --- invalid markers and error comments (rules/markers.py) ---
+    "invalid-marker": Code(
+        ERROR,
+        "{where} carries the invalid marker '{marker}': the benchmark itself judged the run invalid.",
+    ),
+    "result-error-comment": Code(
+        ERROR,
+        "result.txt reports '; ERROR {message}' in {where}: the benchmark found a rule violation.",
+    ),
+    "tool-errors": Code(
+        ERROR,
+        "{tool} reported {count} error(s) during {phase} (data verification or I/O errors); "
+        "this invalidates the run.",
+    ),
+    "optional-phase-invalid": Code(
+        WARNING,
+        "The unscored phase {phase} carries {detail}. It does not change the ranked score, but "
+        "the committee should know.",
+    ),
+    # --- fixed parameters in command lines (rules/params.py) ---
+    "ior-hard-params": Code(
+        ERROR,
+        "The {phase} command must write 47008-byte transfers into one shared file "
+        "(-t 47008 -b 47008, no -F); found {found}.",
+    ),
+    "mdtest-hard-params": Code(
+        ERROR,
+        "The {phase} command must use 3901-byte files in one shared directory "
+        "(-w 3901 -e 3901, no -u or -I); found {found}.",
+    ),
+    "stonewall-disabled": Code(
+        WARNING,
+        "The {phase} command has {found}: the script's stonewall (io500_stonewall_timer) was off, "
+        "so writing was not stopped at 300 s. Allowed by the script of this era; the 300 s "
+        "minimum is checked on the phase time.",
+    ),
+    "mdtest-hard-files-per-dir": Code(
+        WARNING,
+        "The {phase} command spreads its files over directories ({found}). This version of the "
+        "benchmark allowed it, but mdtest-hard is defined as one shared directory (from io500-sc21 "
+        "on it invalidates the run); the committee must accept it.",
+    ),
+    "stonewall-options": Code(
+        ERROR,
+        "The {phase} command must stop writing after 300 s ({expected}); found {found}.",
+    ),
+    "read-verify-missing": Code(
+        ERROR,
+        "The {phase} command lacks {option}, so the data read back was not verified; "
+        "the application always passes it.",
+    ),
+    "seed-mismatch": Code(
+        ERROR,
+        "The {phase} command uses the seed -G {found}, but a run started at {timestamp} derives "
+        "-G {expected}. The command line or the result directory name was changed after the run.",
+    ),
+    "version-dev-build": Code(
+        WARNING,
+        "The benchmark version '{version}' is {ahead} commit(s) past the tag {tag} (a development "
+        "build); the committee must accept it.",
+    ),
+    "version-dirty": Code(
+        WARNING,
+        "The benchmark version '{version}' ends in -{lines}: the source was modified by {lines} "
+        "line(s) of diff. The rules require a committee exception for modified source.",
+    ),
+    "version-empty": Code(
+        WARNING,
+        "The benchmark printed an empty version: it was built outside a git checkout, so which "
+        "release it is cannot be checked.",
+    ),
+    "version-unrecognised": Code(
+        WARNING,
+        "The benchmark version '{version}' is not an IO500 release tag (io500-...).",
+    ),
+    # --- find (rules/find.py) ---
+    "find-nothing-found": Code(
+        ERROR,
+        "find matched {found} files; it must find the files created by mdtest-hard.",
+    ),
+    "find-zero-matches-shell": Code(
+        WARNING,
+        "find matched 0 of {total} files. The script of this era accepted that, but a find that "
+        "matches nothing did not search for the mdtest-hard files; check the find command.",
+    ),
+    "find-rate-mismatch": Code(
+        ERROR,
+        "find reports {value:.6f} kIOPS, but {total_files:.0f} scanned files in {time_s:.4f} s "
+        "give {expected:.6f} kIOPS.",
+    ),
+    # --- score (rules/score.py) ---
+    "score-missing": Code(
+        ERROR,
+        "No score line was found, so the claimed score cannot be compared with the phase values.",
+    ),
+    "score-not-printed": Code(
+        INFO,
+        "This output format prints no score; the score shown is the one recomputed from the phases.",
+    ),
+    "score-mismatch": Code(
+        ERROR,
+        "The claimed score {claimed} differs from {computed:.6f}, the square root of BW x MD "
+        "recomputed from the phase values (allowed difference {tolerance:.2g}).",
+    ),
+    "bw-mismatch": Code(
+        ERROR,
+        "The claimed bandwidth {claimed} GiB/s differs from {computed:.6f} GiB/s, the geometric "
+        "mean of the four ior phases (allowed difference {tolerance:.2g}).",
+    ),
+    "md-mismatch": Code(
+        ERROR,
+        "The claimed metadata rate {claimed} kIOPS differs from {computed:.6f} kIOPS, the geometric "
+        "mean of the eight metadata phases (allowed difference {tolerance:.2g}).",
+    ),
+    "sc17-product-total": Code(
+        INFO,
+        "TOTAL {claimed} is BW x MD, as the SC17 script printed it; the IO500 score is the "
+        "square root, {computed:.6f}, and that is what is ranked.",
+    ),
+    "zero-phases-skipped": Code(
+        INFO,
+        "This version leaves phases with a value of zero out of the means; {count} phase(s) "
+        "were left out of {group}.",
+    ),
+    "bw-rnd4k-dev-build": Code(
+        WARNING,
+        "The claimed bandwidth {claimed} GiB/s averages ior-rnd4K-easy-read in with the four ior "
+        "phases, as the development builds io500-sc24_v1-2 to -9 wrongly did; the registry ranks "
+        "the four-phase bandwidth {computed:.6f} GiB/s and the score recomputed from it.",
+    ),
+    "extended-score-mismatch": Code(
+        WARNING,
+        "The extended score [SCOREX] {claimed} differs from {computed:.6f} recomputed from the "
+        "standard and extended phases (allowed difference {tolerance:.2g}).",
+    ),
+    # --- integrity hashes (rules/hashes.py) ---
+    "score-hash-verified": Code(INFO, "The score hash {stored} in result.txt verifies."),
+    "score-hash-legacy": Code(
+        INFO,
+        "The score hash {stored} verifies the way the pre-release io500-isc21_v1 computed it "
+        "(without MD and BW), so this empty-version build is that release.",
+    ),
+    "score-hash-invalid-run": Code(
+        ERROR,
+        "The score hash {stored} verifies only with 'valid = NO' mixed in: the benchmark itself "
+        "recorded this run as invalid.",
+    ),
+    "score-hash-mismatch": Code(
+        ERROR,
+        "The score hash in result.txt is {stored}, but the printed phase scores, MD, BW and SCORE "
+        "hash to {expected}: the values were changed after the run.",
+    ),
+    "score-hash-absent": Code(
+        WARNING,
+        "{reason} so the integrity of the printed scores cannot be checked.",
+    ),
+    "extended-hash-mismatch": Code(
+        WARNING,
+        "The [SCOREX] hash is {stored}, but the extended scores hash to {expected}.",
+    ),
+    "config-hash-verified": Code(INFO, "The config hash {stored} matches {source}."),
+    "config-hash-mismatch": Code(
+        ERROR,
+        "The config hash in result.txt is {stored}, but {source} hashes to {expected}; the "
+        "configuration file was changed after the run.",
+    ),
+    "config-hash-explained": Code(
+        WARNING,
+        "The config hash in result.txt is {stored}, but {source} hashes to {expected}. {reason}",
+    ),
+    "config-hash-absent": Code(
+        WARNING,
+        "{reason} so the configuration the run used cannot be checked against its hash.",
+    ),
+    # --- hints for reviewers (rules/hints.py) ---
+    "read-after-write-cached": Code(
+        WARNING,
+        "{phase} ran at {read:.3f} GiB/s, {ratio:.1f} times the {write_phase} rate of {write:.3f} "
+        "GiB/s, more than storage explains. Data may have been served from a client cache (the "
+        "rank shift did not move the reads to another node).",
+    ),
+    "read-beyond-nodes": Code(
+        WARNING,
+        "{phase} ran at {per_node:.1f} GiB/s per client node ({value:.3f} GiB/s on {nodes} "
+        "node(s)), more than a client network delivers; data may have been served from a cache.",
+    ),
+    "rank-straggler": Code(
+        WARNING,
+        "In {phase}, {count} of {ranks} ranks took more than {factor:.0f} times the median rank "
+        "time of {median:.1f} s; the slowest, rank {rank}, took {worst:.1f} s.",
+    ),
+}
+
+
+def finding(code: str, phase: str | None = None, **values: Any) -> Finding:
+    """A `Finding` for `code`, its message filled from `values` (and `phase`)."""
+    spec = CODES[code]
+    message = spec.template.format(phase=phase, **values)
+    return Finding(code=code, severity=spec.severity, message=message, phase=phase)

@@ -1,0 +1,497 @@
+"""Find the IO500 result directories inside a folder or an archive and read each into a `RunResult`.
+
+`read_runs()` is the one entry point the rules and the Django pipeline call. Archives are never
+extracted: members are streamed, only regular files with safe names are read, every file is capped,
+and the bytes decompressed are counted so that a compression bomb ends in a clear error. Links,
+absolute or `..` names and nested archives are skipped with a read note (the registry's sandboxed
+extraction rejects such uploads on its own; here they simply do not take part in the reading).
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import posixpath
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO, Protocol
+
+from scoring.model import Finding, ReadError, RunResult
+from scoring.readers import RunFiles, read_run
+from scoring.readers.dev_script import MARKER as DEV_MARKER
+from scoring.readers.notes import note
+
+MIB = 1024 * 1024
+
+# Files that make their folder a result directory (the app's, the script's and io-500-dev's).
+_SUMMARY_NAMES = ("result_summary.txt", "result.txt")
+# Everything a reader may open ends like this; other members are listed but never decompressed.
+_TEXT_SUFFIXES = (".txt", ".csv", ".ini", ".sh", ".cfg")
+_ARCHIVE_SUFFIXES = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".zip", ".gz", ".7z")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps that keep a hostile or broken upload from exhausting memory or time."""
+
+    max_file_bytes: int = 16 * MIB  # the result text files are kilobytes; per-rank CSVs a few MiB
+    max_kept_bytes: int = 256 * MIB  # text kept in memory from one archive
+    max_stream_bytes: int = 2048 * MIB  # bytes decompressed while walking a compressed archive
+    max_members: int = 200_000
+
+
+Loader = Callable[[], bytes]
+
+
+@dataclass
+class _Inventory:
+    """Every regular file of the input (relative posix paths) and loaders for the readable ones."""
+
+    files: list[str] = field(default_factory=list)
+    loaders: dict[str, Loader] = field(default_factory=dict)
+    notes: list[tuple[str, Finding]] = field(default_factory=list)  # (member path, note)
+    kept_bytes: int = 0
+
+
+def read_runs(path: str | os.PathLike[str], *, limits: Limits | None = None) -> list[RunResult]:
+    """Every IO500 run found in `path` (a result directory, a folder of them, or an archive)."""
+    limits = limits or Limits()
+    source = Path(path)
+    label = source.name or str(source)
+    if source.is_dir():
+        inventory = _directory_inventory(source, limits)
+    elif source.is_file():
+        inventory = _archive_inventory(source, label, limits)
+    elif source.exists() or source.is_symlink():
+        raise ReadError(f"{label} is neither a folder nor a regular file, so it cannot be read.")
+    else:
+        raise ReadError(f"{label} does not exist.")
+    return _read_inventory(inventory, label, limits)
+
+
+# --- inventories ------------------------------------------------------------------------------
+def _ignored(relpath: str) -> bool:
+    """macOS archive debris: __MACOSX/ folders and ._* AppleDouble files carry no results."""
+    parts = relpath.split("/")
+    return "__MACOSX" in parts or parts[-1].startswith("._")
+
+
+def _readable_name(relpath: str) -> bool:
+    return relpath.lower().endswith(_TEXT_SUFFIXES)
+
+
+def _note_nested_archive(inventory: _Inventory, relpath: str) -> None:
+    if relpath.lower().endswith(_ARCHIVE_SUFFIXES):
+        inventory.notes.append(
+            (
+                relpath,
+                note(
+                    "read-nested-archive",
+                    f"{relpath} is an archive inside the upload; archives inside archives are not opened.",
+                ),
+            )
+        )
+
+
+def _directory_inventory(root: Path, limits: Limits) -> _Inventory:
+    inventory = _Inventory()
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as error:
+            raise ReadError(f"The folder {folder.name} cannot be listed: {error.strerror}.") from error
+        for entry in entries:
+            relpath = PurePosixPath(Path(entry.path).relative_to(root).as_posix()).as_posix()
+            if _ignored(relpath):
+                continue
+            if entry.is_symlink():
+                inventory.notes.append((relpath, _link_note(relpath)))
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(Path(entry.path))
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                inventory.notes.append((relpath, _special_note(relpath)))
+                continue
+            _add_member_count(inventory, limits)
+            inventory.files.append(relpath)
+            _note_nested_archive(inventory, relpath)
+            if _readable_name(relpath):
+                inventory.loaders[relpath] = _file_loader(Path(entry.path), limits.max_file_bytes)
+    return inventory
+
+
+def _file_loader(file: Path, cap: int) -> Loader:
+    def load() -> bytes:
+        try:
+            with open(file, "rb") as handle:
+                return handle.read(cap + 1)
+        except OSError as error:
+            raise ReadError(f"The file {file.name} cannot be read: {error.strerror}.") from error
+
+    return load
+
+
+def _archive_inventory(archive: Path, label: str, limits: Limits) -> _Inventory:
+    try:
+        with open(archive, "rb") as handle:
+            head = handle.read(512)
+    except OSError as error:
+        raise ReadError(f"{label} cannot be opened: {error.strerror}.") from error
+    if not head:
+        raise ReadError(f"{label} is an empty file, not an archive.")
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return _zip_inventory(archive, label, limits)
+    for magic, compression in _COMPRESSED:
+        if head.startswith(magic):
+            return _tar_inventory(archive, label, limits, compression)
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return _tar_inventory(archive, label, limits, None)
+    raise ReadError(
+        f"{label} is neither a folder nor a supported archive (.tar.gz, .tgz, .tar, .tar.bz2, "
+        ".tar.xz or .zip)."
+    )
+
+
+# Magic bytes of the compressions a tarball may use.
+_COMPRESSED: tuple[tuple[bytes, str], ...] = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))
+
+
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def _decompressed(raw: BinaryIO, compression: str | None) -> AbstractContextManager[_Readable]:
+    if compression == "gz":
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if compression == "bz2":
+        return bz2.BZ2File(raw, mode="rb")
+    if compression == "xz":
+        return lzma.LZMAFile(raw, mode="rb")
+    return nullcontext(raw)
+
+
+class _StreamTooLarge(Exception):
+    pass
+
+
+class _CountingReader:
+    """A read-only stream that stops once more than `limit` bytes came out of the decompressor."""
+
+    def __init__(self, inner: _Readable, limit: int) -> None:
+        self._inner = inner
+        self._limit = limit
+        self.count = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._inner.read(size)
+        self.count += len(data)
+        if self.count > self._limit:
+            raise _StreamTooLarge
+        return data
+
+
+_ARCHIVE_DAMAGE = (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+
+
+def _tar_inventory(archive: Path, label: str, limits: Limits, compression: str | None) -> _Inventory:
+    inventory = _Inventory()
+    members = 0
+    try:
+        with open(archive, "rb") as raw, _decompressed(raw, compression) as stream:
+            counted = _CountingReader(stream, limits.max_stream_bytes)
+            # Stream mode ("r|") reads members in order without seeking: nothing is unpacked twice.
+            with tarfile.open(fileobj=counted, mode="r|") as tar:  # type: ignore[call-overload]
+                for member in tar:
+                    members += 1
+                    _add_tar_member(inventory, tar, member, limits)
+    except _StreamTooLarge:
+        raise ReadError(
+            f"{label} unpacks to more than {limits.max_stream_bytes // MIB} MiB; an IO500 result "
+            "archive is far smaller, so it was not read further."
+        ) from None
+    except ReadError:
+        raise
+    except _ARCHIVE_DAMAGE as error:
+        if members == 0 and isinstance(error, tarfile.ReadError) and "empty" in str(error).lower():
+            raise ReadError(f"{label} is an empty archive.") from None
+        raise ReadError(
+            f"{label} is damaged or incomplete and cannot be unpacked ({_reason(error)})."
+        ) from None
+    if members == 0:
+        raise ReadError(f"{label} is an empty archive.")
+    return inventory
+
+
+def _add_tar_member(
+    inventory: _Inventory, tar: tarfile.TarFile, member: tarfile.TarInfo, limits: Limits
+) -> None:
+    relpath = _safe_name(member.name)
+    if relpath is None:
+        inventory.notes.append((member.name, _unsafe_note(member.name)))
+        return
+    if not relpath or _ignored(relpath) or member.isdir():
+        return
+    if member.issym() or member.islnk():
+        inventory.notes.append((relpath, _link_note(relpath)))
+        return
+    if not member.isreg():
+        inventory.notes.append((relpath, _special_note(relpath)))
+        return
+    _add_member_count(inventory, limits)
+    inventory.files.append(relpath)
+    _note_nested_archive(inventory, relpath)
+    if not _readable_name(relpath):
+        return
+    handle = tar.extractfile(member)
+    if handle is None:
+        return
+    data = handle.read(limits.max_file_bytes + 1)
+    _keep(inventory, relpath, data, limits)
+
+
+def _zip_inventory(archive: Path, label: str, limits: Limits) -> _Inventory:
+    inventory = _Inventory()
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            infos = zipped.infolist()
+            if not infos:
+                raise ReadError(f"{label} is an empty archive.")
+            decompressed = 0
+            for info in infos:
+                data = _add_zip_member(inventory, zipped, info, limits)
+                decompressed += data
+                if decompressed > limits.max_stream_bytes:
+                    raise _StreamTooLarge
+    except _StreamTooLarge:
+        raise ReadError(
+            f"{label} unpacks to more than {limits.max_stream_bytes // MIB} MiB; an IO500 result "
+            "archive is far smaller, so it was not read further."
+        ) from None
+    except ReadError:
+        raise
+    except RuntimeError as error:
+        raise ReadError(f"{label} cannot be read: {_reason(error)} (is it password protected?).") from None
+    except (zipfile.BadZipFile, NotImplementedError, *_ARCHIVE_DAMAGE) as error:
+        raise ReadError(
+            f"{label} is damaged or incomplete and cannot be unpacked ({_reason(error)})."
+        ) from None
+    return inventory
+
+
+def _add_zip_member(
+    inventory: _Inventory, zipped: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits
+) -> int:
+    relpath = _safe_name(info.filename)
+    if relpath is None:
+        inventory.notes.append((info.filename, _unsafe_note(info.filename)))
+        return 0
+    if not relpath or _ignored(relpath) or info.is_dir():
+        return 0
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        inventory.notes.append((relpath, _link_note(relpath)))
+        return 0
+    # Many zip writers store permission bits only; just an explicit non-regular type is special.
+    file_type = stat.S_IFMT(mode)
+    if file_type and file_type not in (stat.S_IFREG, stat.S_IFDIR):
+        inventory.notes.append((relpath, _special_note(relpath)))
+        return 0
+    _add_member_count(inventory, limits)
+    inventory.files.append(relpath)
+    _note_nested_archive(inventory, relpath)
+    if not _readable_name(relpath):
+        return 0
+    with zipped.open(info) as handle:
+        # Read through the decompressor with a cap instead of trusting the declared size.
+        data = handle.read(limits.max_file_bytes + 1)
+    _keep(inventory, relpath, data, limits)
+    return len(data)
+
+
+def _keep(inventory: _Inventory, relpath: str, data: bytes, limits: Limits) -> None:
+    inventory.kept_bytes += min(len(data), limits.max_file_bytes + 1)
+    if inventory.kept_bytes > limits.max_kept_bytes:
+        raise ReadError(
+            f"The text files of this archive add up to more than {limits.max_kept_bytes // MIB} MiB; "
+            "an IO500 result is far smaller, so it was not read."
+        )
+    inventory.loaders[relpath] = lambda: data
+
+
+def _add_member_count(inventory: _Inventory, limits: Limits) -> None:
+    if len(inventory.files) >= limits.max_members:
+        raise ReadError(
+            f"The upload holds more than {limits.max_members} files; an IO500 result has a few dozen."
+        )
+
+
+def _safe_name(name: str) -> str | None:
+    """The member name as a clean relative posix path, or None when it is absolute or climbs out."""
+    cleaned = name.replace("\\", "/")
+    if cleaned.startswith("/") or (len(cleaned) > 1 and cleaned[1] == ":"):
+        return None
+    parts = [part for part in cleaned.split("/") if part not in ("", ".")]
+    if ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip()
+    return text or type(error).__name__
+
+
+def _unsafe_note(name: str) -> Finding:
+    return note(
+        "read-member-unsafe",
+        f"The archive member '{name}' has an absolute path or climbs out with '..'; it was skipped.",
+    )
+
+
+def _link_note(relpath: str) -> Finding:
+    return note("read-member-link", f"{relpath} is a link, not a regular file; it was skipped.")
+
+
+def _special_note(relpath: str) -> Finding:
+    return note("read-member-special", f"{relpath} is not a regular file; it was skipped.")
+
+
+# --- grouping into runs -----------------------------------------------------------------------
+def _parent(relpath: str) -> str:
+    head, _, _ = relpath.rpartition("/")
+    return head or "."
+
+
+def _basename(relpath: str) -> str:
+    return relpath.rpartition("/")[2]
+
+
+def _is_marker(relpath: str, inventory: _Inventory) -> bool:
+    base = _basename(relpath)
+    if base in _SUMMARY_NAMES:
+        return True
+    if base.startswith("io-500-summary") and base.endswith(".txt"):
+        return True
+    if base == "output.txt" and relpath in inventory.loaders:
+        return DEV_MARKER.encode() in inventory.loaders[relpath]()
+    return False
+
+
+def _within(folder: str, relpath: str) -> bool:
+    return folder == "." or relpath.startswith(folder + "/")
+
+
+def _read_inventory(inventory: _Inventory, label: str, limits: Limits) -> list[RunResult]:
+    run_dirs = sorted({_parent(path) for path in inventory.files if _is_marker(path, inventory)})
+    if not run_dirs:
+        raise ReadError(
+            f"No IO500 result was found in {label}: it contains no result_summary.txt, result.txt, "
+            "io-500-summary.<timestamp>.txt or io-500-dev output.txt."
+        )
+    # Each file belongs to the deepest result directory above it.
+    members: dict[str, list[str]] = {folder: [] for folder in run_dirs}
+    by_depth = sorted(run_dirs, key=lambda folder: folder.count("/") + (folder != "."), reverse=True)
+    for path in inventory.files:
+        owner = next((folder for folder in by_depth if _within(folder, path)), None)
+        if owner is not None:
+            members[owner].append(path)
+
+    run_files = {folder: _run_files(folder, members[folder], inventory, limits) for folder in run_dirs}
+    duplicates = _summary_copies(run_files, inventory)
+    runs: list[RunResult] = []
+    failures: list[ReadError] = []
+    for folder in run_dirs:
+        if folder in duplicates:
+            continue
+        files = run_files[folder]
+        for note_path, finding in inventory.notes:
+            if _within(folder, note_path) or not any(_within(d, note_path) for d in run_dirs):
+                files.notes.append(finding)
+        for copy, original in duplicates.items():
+            if original == folder:
+                files.notes.append(
+                    note(
+                        "read-duplicate-summary",
+                        f"{copy}/result_summary.txt is a byte-identical copy of this run's summary "
+                        "and was not read as a run of its own.",
+                    )
+                )
+        if _summary_only(files):
+            files.notes.append(
+                note(
+                    "read-summary-only",
+                    f"{folder} holds only result_summary.txt, without result.txt, the console log or "
+                    "the tools' raw output, so its numbers cannot be checked against anything else.",
+                )
+            )
+        try:
+            runs.append(read_run(files))
+        except ReadError as error:
+            failures.append(error)
+    if not runs:
+        raise failures[0]
+    # A stray result.txt of another tool must not sink the real runs next to it: say it was ignored.
+    for failure in failures:
+        for run in runs:
+            run.read_notes.append(note("read-folder-unreadable", f"{failure} It was left out."))
+    return runs
+
+
+def _run_files(folder: str, paths: list[str], inventory: _Inventory, limits: Limits) -> RunFiles:
+    prefix = "" if folder == "." else folder + "/"
+    direct = {
+        path[len(prefix) :]: inventory.loaders[path]
+        for path in paths
+        if _parent(path) == folder and path in inventory.loaders
+    }
+    all_names = tuple(sorted(path[len(prefix) :] for path in paths))
+    files = RunFiles(path=folder, direct=direct, all_names=all_names, max_file_bytes=limits.max_file_bytes)
+    # A shell-era io500.sh often sits next to the results folder rather than in it.
+    ancestor = folder
+    while ancestor != ".":
+        ancestor = _parent(ancestor)
+        candidate = "io500.sh" if ancestor == "." else f"{ancestor}/io500.sh"
+        if candidate in inventory.loaders:
+            # Named relative to the run directory, like every other file of the run.
+            files.outside["io500.sh"] = (posixpath.relpath(candidate, folder), inventory.loaders[candidate])
+            break
+    return files
+
+
+def _summary_only(files: RunFiles) -> bool:
+    names = files.direct.keys()
+    if "result_summary.txt" not in names or "result.txt" in names:
+        return False
+    return not any(
+        name.startswith(("io-500-summary", "ior", "mdtest")) and name.endswith(".txt") for name in names
+    )
+
+
+def _summary_copies(run_files: dict[str, RunFiles], inventory: _Inventory) -> dict[str, str]:
+    """Summary-only folders whose result_summary.txt is a byte copy of another run's -> that run."""
+    copies: dict[str, str] = {}
+    complete = {folder: files for folder, files in run_files.items() if not _summary_only(files)}
+    for folder, files in run_files.items():
+        if folder in complete:
+            continue
+        summary = files.direct.get("result_summary.txt")
+        if summary is None:
+            continue
+        content = summary()
+        for other, other_files in complete.items():
+            other_summary = other_files.direct.get("result_summary.txt")
+            if other_summary is not None and other_summary() == content:
+                copies[folder] = other
+                break
+    return copies

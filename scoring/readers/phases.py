@@ -1,0 +1,136 @@
+"""Helpers every era reader shares: phase units, raw-output attachment, node counts, timestamps."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import NoReturn
+
+from scoring.model import (
+    GIB_PER_S,
+    KIOPS,
+    SCORED_PHASES,
+    Finding,
+    Phase,
+    RankRow,
+    RawOutput,
+    ReadError,
+    RunResult,
+)
+from scoring.readers.files import RunFiles
+from scoring.readers.notes import note
+from scoring.readers.numbers import to_float
+from scoring.readers.raw import (
+    mdtest_operation,
+    parse_find_stdout,
+    parse_ior,
+    parse_mdtest,
+    parse_pfind_csv,
+    parse_rank_csv,
+    parse_timeline,
+)
+
+TIMESTAMP_RE = re.compile(r"\d{4}\.\d{2}\.\d{2}-\d{2}\.\d{2}\.\d{2}")
+
+
+def raise_unreadable(files: RunFiles, what: str) -> NoReturn:
+    """Stop reading a directory that holds no phase at all, saying why in the submitter's words."""
+    reasons = " ".join(finding.message for finding in files.notes[:3])
+    raise ReadError(
+        f"No phase result could be read in {files.path}: {what}" + (f" {reasons}" if reasons else "")
+    )
+
+
+def unit_of(phase: str) -> str:
+    """The app's rule: names starting with "i" (ior-*) are bandwidths, everything else rates."""
+    return GIB_PER_S if phase.startswith("i") else KIOPS
+
+
+def timestamp_in(text: str | None) -> str | None:
+    """The last run timestamp (YYYY.MM.DD-HH.MM.SS) inside a path or name, without -app/-scr."""
+    if not text:
+        return None
+    found = TIMESTAMP_RE.findall(text)
+    return found[-1] if found else None
+
+
+def checked_value(phase: str, text: str | None, what: str, source: str, notes: list[Finding]) -> float | None:
+    """A phase number that must be a finite, non-negative decimal; otherwise a read note and None."""
+    value = to_float(text)
+    if value is None or value < 0:
+        notes.append(
+            note(
+                "read-value-unreadable",
+                f"The {what} of {phase} in {source} is '{(text or '').strip()}', which is not a "
+                "number of zero or more; the value was not used.",
+                phase=phase,
+            )
+        )
+        return None
+    return value
+
+
+def raw_for(
+    files: RunFiles, phase: str, raw_names: tuple[str, ...]
+) -> tuple[RawOutput | None, tuple[RankRow, ...]]:
+    """The raw output (and per-rank rows from find.csv) of one phase, from the first file present."""
+    for name in raw_names:
+        text = files.text(name)
+        if text is None:
+            continue
+        if phase.startswith("find"):
+            if name.endswith(".csv"):
+                return parse_pfind_csv(text, name)
+            return parse_find_stdout(text, name), ()
+        if phase.startswith("ior"):
+            return parse_ior(text, name), ()
+        if phase.startswith("mdtest"):
+            return parse_mdtest(text, name, mdtest_operation(phase)), ()
+    return None, ()
+
+
+def attach_details(files: RunFiles, phase: Phase, raw_names: tuple[str, ...]) -> Phase:
+    """The phase with its raw output, per-rank rows and timeline, when the run has those files."""
+    raw, ranks = raw_for(files, phase.name, raw_names)
+    if not phase.name.startswith("find"):
+        csv_text = files.text(f"{phase.name}.csv")
+        if csv_text is not None:
+            ranks = parse_rank_csv(csv_text, phase.name)
+    timeline_text = files.text(f"{phase.name}.timeline.csv")
+    timeline = parse_timeline(timeline_text) if timeline_text is not None else ()
+    command = phase.command if phase.command is not None else (raw.command if raw else None)
+    return dataclasses.replace(phase, raw=raw, ranks=ranks, timeline=timeline, command=command)
+
+
+def new_phase(
+    name: str,
+    value: float,
+    time_s: float | None,
+    *,
+    invalid_marker: bool = False,
+    command: str | None = None,
+    values: dict[str, str] | None = None,
+    errors: tuple[str, ...] = (),
+) -> Phase:
+    return Phase(
+        name=name,
+        value=value,
+        unit=unit_of(name),
+        time_s=time_s,
+        scored=name in SCORED_PHASES,
+        invalid_marker=invalid_marker,
+        command=command,
+        values=values or {},
+        errors=errors,
+    )
+
+
+def fill_scale(run: RunResult) -> None:
+    """Node and process counts from the raw outputs: the largest count any tool reported."""
+    raws = [phase.raw for phase in (*run.phases.values(), *run.extra_phases.values()) if phase.raw]
+    nodes = [raw.nodes for raw in raws if raw.nodes]
+    tasks = [raw.tasks for raw in raws if raw.tasks]
+    if nodes:
+        run.nodes = max(nodes)
+    if run.procs is None and tasks:
+        run.procs = max(tasks)
