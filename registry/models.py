@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -28,6 +30,23 @@ RANKED_KINDS = (
     ListKind.SCC,
 )
 
+# The order of the tabs on a release's list page: ranked lists first, then the complete lists.
+KIND_ORDER = (
+    ListKind.PRODUCTION,
+    ListKind.RESEARCH,
+    ListKind.IO500,
+    ListKind.TEN_NODE_PRODUCTION,
+    ListKind.TEN_NODE_RESEARCH,
+    ListKind.TEN_NODE,
+    ListKind.FULL,
+    ListKind.HISTORICAL,
+    ListKind.SCC,
+)
+
+
+class FrozenSnapshotError(Exception):
+    """A published list was about to change; corrections must be a new snapshot version instead."""
+
 
 class Release(models.Model):
     """One list release (ISC or SC of a year), e.g. name "SC19", slug "sc19"."""
@@ -36,7 +55,23 @@ class Release(models.Model):
     slug = models.SlugField(max_length=16, unique=True)
     publication_date = models.DateField(help_text="The day the lists are released (the conference).")
     submission_deadline = models.DateField(null=True, blank=True)
+    embargo_end = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Until then the release's new submissions and lists are visible to the committee only.",
+    )
     list_kinds = models.JSONField(default=list, help_text="The ListKind values this release publishes.")
+    rules_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=(
+            "The oldest release whose results are still comparable under this release's rules "
+            "(SC19 restarted the lists after the stonewall change). Empty means this release itself."
+        ),
+    )
 
     class Meta:
         ordering = ["publication_date"]
@@ -79,8 +114,43 @@ class ListSnapshot(models.Model):
     def __str__(self) -> str:
         return self.label or f"{self.release.name} {self.get_kind_display()} v{self.version}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            self._refuse_changes_to_published()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if self.is_frozen:
+            raise FrozenSnapshotError(f"{self} is published and cannot be deleted.")
+        return super().delete(*args, **kwargs)
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+    def _refuse_changes_to_published(self) -> None:
+        stored = ListSnapshot.objects.filter(pk=self.pk).first()
+        if stored is None or stored.status == self.Status.DRAFT:
+            return
+        # A published snapshot may only be marked superseded (by a correction); nothing else moves.
+        frozen_fields = ("release_id", "kind", "version", "label", "description", "published_at")
+        changed = [name for name in frozen_fields if getattr(stored, name) != getattr(self, name)]
+        status_ok = stored.status == self.status or (
+            stored.status == self.Status.PUBLISHED and self.status == self.Status.SUPERSEDED
+        )
+        if changed or not status_ok:
+            raise FrozenSnapshotError(
+                f"{self} is published and frozen; publish a corrected version instead of editing it."
+            )
+
 
 class ListEntry(models.Model):
+    """One row of a list as published: its rank and the values it was ranked by at that moment.
+
+    A submission may appear twice in a complete (full/historical) list: io500.org's ISC21 full list
+    does, and the import reproduces such lists exactly, so ranks (not submissions) are unique.
+    """
+
     snapshot = models.ForeignKey(ListSnapshot, on_delete=models.CASCADE, related_name="entries")
     rank = models.PositiveIntegerField()
     submission = models.ForeignKey("submissions.Submission", on_delete=models.PROTECT, related_name="entries")
@@ -90,9 +160,17 @@ class ListEntry(models.Model):
 
     class Meta:
         ordering = ["snapshot", "rank"]
-        constraints = [
-            models.UniqueConstraint(fields=["snapshot", "submission"], name="unique_entry_per_snapshot")
-        ]
+        constraints = [models.UniqueConstraint(fields=["snapshot", "rank"], name="unique_rank_per_snapshot")]
 
     def __str__(self) -> str:
         return f"{self.snapshot} #{self.rank}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.snapshot.is_frozen:
+            raise FrozenSnapshotError(f"{self.snapshot} is published; its entries cannot change.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if self.snapshot.is_frozen:
+            raise FrozenSnapshotError(f"{self.snapshot} is published; its entries cannot change.")
+        return super().delete(*args, **kwargs)

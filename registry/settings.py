@@ -143,7 +143,8 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDI
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 # A worker killed mid-task leaves the message unacknowledged; Redis redelivers it after this delay.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+# It must exceed CELERY_TASK_TIME_LIMIT, or a slow but healthy ingest would be delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=1800)}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
@@ -151,6 +152,17 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_TIME_LIMIT = 15 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 10 * 60
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Ingest recovery: a submission still `processing` this long after its attempt began had its worker
+# die (longer than the hard time limit, so no live attempt is ever requeued); it is queued again,
+# and one that used up INGEST_MAX_ATTEMPTS ends `rejected` instead of looping on a poison archive.
+INGEST_STUCK_AFTER_MINUTES = env.int("INGEST_STUCK_AFTER_MINUTES", default=20)
+INGEST_MAX_ATTEMPTS = env.int("INGEST_MAX_ATTEMPTS", default=3)
+# Where archives are unpacked while they are verified (the system temporary folder when empty).
+INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stuck-submissions": {"task": "submissions.tasks.submission_requeue_stuck", "schedule": 60.0},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

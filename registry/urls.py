@@ -16,5 +16,7 @@ urlpatterns = [
     path("api/v1/", include("submissions.api_urls")),
     path("api/v1/", include("registry.api_urls")),
     path("submissions/", include("submissions.urls")),
+    path("charts/", include("frontend.chart_urls")),
+    path("", include("frontend.page_urls")),
     path("", include("frontend.urls")),
 ]

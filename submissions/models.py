@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -151,6 +154,17 @@ class Archive(models.Model):
 
     class Meta:
         ordering = ["uploaded_at"]
+        constraints = [
+            # The same result bytes belong to one submission only: duplicates are answered with it.
+            models.UniqueConstraint(
+                fields=["sha256"], condition=models.Q(kind="result"), name="unique_result_archive_bytes"
+            ),
+            models.UniqueConstraint(
+                fields=["submission"],
+                condition=models.Q(kind="result"),
+                name="one_result_archive_per_submission",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.original_name} ({self.sha256[:12]})"
@@ -163,7 +177,8 @@ class Result(models.Model):
     path = models.CharField(max_length=1024)
     is_primary = models.BooleanField(default=False, help_text="The run the submission is ranked by.")
     era = models.CharField(max_length=32)
-    version = models.CharField(max_length=128, null=True, blank=True)
+    # NULL (the era prints no version) and "" (the C app printed an empty one) mean different things.
+    version = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
     mode = models.CharField(max_length=16, blank=True)
     procs = models.PositiveIntegerField(null=True, blank=True)
     nodes = models.PositiveIntegerField(null=True, blank=True)
@@ -187,19 +202,37 @@ class Result(models.Model):
         return f"{self.submission} {self.path}"
 
 
+class CompactJSONEncoder(json.JSONEncoder):
+    """JSON without the blanks after separators: per-rank rows of big runs are megabytes otherwise."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["separators"] = (",", ":")
+        super().__init__(*args, **kwargs)
+
+
 class PhaseResult(models.Model):
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="phases")
     name = models.CharField(max_length=64)
     order = models.PositiveSmallIntegerField(default=0)
-    value = models.FloatField()
+    value = models.FloatField(null=True, help_text="Empty when the output printed no finite number.")
     unit = models.CharField(max_length=16)
     time_s = models.FloatField(null=True, blank=True)
     scored = models.BooleanField(default=True)
     invalid_marker = models.BooleanField(default=False)
     command = models.TextField(blank=True)
     values = models.JSONField(default=dict, blank=True)
-    ranks = models.JSONField(default=list, blank=True, help_text="Per-rank rows [{rank, time_s, rate, items}].")
-    timeline = models.JSONField(default=list, blank=True, help_text="Runner timeline [[rank, second, amount]].")
+    ranks = models.JSONField(
+        default=list,
+        blank=True,
+        encoder=CompactJSONEncoder,
+        help_text="Per-rank rows [{rank, time_s, rate, items}]; keys without a value are left out.",
+    )
+    timeline = models.JSONField(
+        default=list,
+        blank=True,
+        encoder=CompactJSONEncoder,
+        help_text="Runner timeline [[rank, second, amount]].",
+    )
 
     class Meta:
         ordering = ["result", "order"]
@@ -216,7 +249,9 @@ class Finding(models.Model):
         INFO = "info", "Info"
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="findings")
-    result = models.ForeignKey(Result, null=True, blank=True, on_delete=models.CASCADE, related_name="findings")
+    result = models.ForeignKey(
+        Result, null=True, blank=True, on_delete=models.CASCADE, related_name="findings"
+    )
     code = models.CharField(max_length=64)
     severity = models.CharField(max_length=8, choices=Severity.choices)
     phase = models.CharField(max_length=64, blank=True)

@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='listentry',
-            constraint=models.UniqueConstraint(fields=('snapshot', 'submission'), name='unique_entry_per_snapshot'),
+            constraint=models.UniqueConstraint(fields=('snapshot', 'rank'), name='unique_rank_per_snapshot'),
         ),
         migrations.AddConstraint(
             model_name='listsnapshot',

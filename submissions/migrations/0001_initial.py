@@ -2,224 +2,496 @@
 
 import django.db.models.deletion
 import simple_history.models
-import submissions.models
 from django.conf import settings
 from django.db import migrations, models
 
+import submissions.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('registry', '0001_initial'),
+        ("registry", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Institution',
+            name="Institution",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=255, unique=True)),
-                ('country', models.CharField(blank=True, max_length=64)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=255, unique=True)),
+                ("country", models.CharField(blank=True, max_length=64)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='StorageSystem',
+            name="StorageSystem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=255)),
-                ('filesystem_type', models.CharField(max_length=128)),
-                ('vendor', models.CharField(blank=True, max_length=255)),
-                ('institution', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='systems', to='submissions.institution')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=255)),
+                ("filesystem_type", models.CharField(max_length=128)),
+                ("vendor", models.CharField(blank=True, max_length=255)),
+                (
+                    "institution",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="systems",
+                        to="submissions.institution",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalSubmission',
+            name="HistoricalSubmission",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('source', models.CharField(choices=[('upload', 'Uploaded'), ('import', 'Imported from the published IO500 data')], default='upload', max_length=16)),
-                ('io500_id', models.PositiveIntegerField(blank=True, db_index=True, help_text='The io500.org submission id of imported history.', null=True)),
-                ('created_at', models.DateTimeField(blank=True, editable=False)),
-                ('updated_at', models.DateTimeField(blank=True, editable=False)),
-                ('ten_node', models.BooleanField(default=False, help_text='Submitted for the 10 client node lists.')),
-                ('status', models.CharField(choices=[('received', 'Received'), ('processing', 'Processing'), ('verified', 'Verified'), ('invalid', 'Invalid'), ('rejected', 'Rejected')], default='received', max_length=16)),
-                ('progress', models.PositiveSmallIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('processing_started_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('score', models.FloatField(blank=True, null=True)),
-                ('bw', models.FloatField(blank=True, null=True)),
-                ('md', models.FloatField(blank=True, null=True)),
-                ('valid', models.BooleanField(null=True)),
-                ('published_record', models.JSONField(blank=True, default=dict)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('release', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='registry.release')),
-                ('submitter', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('storage_system', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='submissions.storagesystem')),
+                (
+                    "id",
+                    models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID"),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("upload", "Uploaded"),
+                            ("import", "Imported from the published IO500 data"),
+                        ],
+                        default="upload",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "io500_id",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        db_index=True,
+                        help_text="The io500.org submission id of imported history.",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(blank=True, editable=False)),
+                ("updated_at", models.DateTimeField(blank=True, editable=False)),
+                (
+                    "ten_node",
+                    models.BooleanField(default=False, help_text="Submitted for the 10 client node lists."),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("received", "Received"),
+                            ("processing", "Processing"),
+                            ("verified", "Verified"),
+                            ("invalid", "Invalid"),
+                            ("rejected", "Rejected"),
+                        ],
+                        default="received",
+                        max_length=16,
+                    ),
+                ),
+                ("progress", models.PositiveSmallIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("processing_started_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("score", models.FloatField(blank=True, null=True)),
+                ("bw", models.FloatField(blank=True, null=True)),
+                ("md", models.FloatField(blank=True, null=True)),
+                ("valid", models.BooleanField(null=True)),
+                ("published_record", models.JSONField(blank=True, default=dict)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "release",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="registry.release",
+                    ),
+                ),
+                (
+                    "submitter",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "storage_system",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="submissions.storagesystem",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical submission',
-                'verbose_name_plural': 'historical submissions',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical submission",
+                "verbose_name_plural": "historical submissions",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Submission',
+            name="Submission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('upload', 'Uploaded'), ('import', 'Imported from the published IO500 data')], default='upload', max_length=16)),
-                ('io500_id', models.PositiveIntegerField(blank=True, help_text='The io500.org submission id of imported history.', null=True, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('ten_node', models.BooleanField(default=False, help_text='Submitted for the 10 client node lists.')),
-                ('status', models.CharField(choices=[('received', 'Received'), ('processing', 'Processing'), ('verified', 'Verified'), ('invalid', 'Invalid'), ('rejected', 'Rejected')], default='received', max_length=16)),
-                ('progress', models.PositiveSmallIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('processing_started_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('score', models.FloatField(blank=True, null=True)),
-                ('bw', models.FloatField(blank=True, null=True)),
-                ('md', models.FloatField(blank=True, null=True)),
-                ('valid', models.BooleanField(null=True)),
-                ('published_record', models.JSONField(blank=True, default=dict)),
-                ('release', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='submissions', to='registry.release')),
-                ('storage_system', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='submissions', to='submissions.storagesystem')),
-                ('submitter', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='submissions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("upload", "Uploaded"),
+                            ("import", "Imported from the published IO500 data"),
+                        ],
+                        default="upload",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "io500_id",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="The io500.org submission id of imported history.",
+                        null=True,
+                        unique=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "ten_node",
+                    models.BooleanField(default=False, help_text="Submitted for the 10 client node lists."),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("received", "Received"),
+                            ("processing", "Processing"),
+                            ("verified", "Verified"),
+                            ("invalid", "Invalid"),
+                            ("rejected", "Rejected"),
+                        ],
+                        default="received",
+                        max_length=16,
+                    ),
+                ),
+                ("progress", models.PositiveSmallIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("processing_started_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("score", models.FloatField(blank=True, null=True)),
+                ("bw", models.FloatField(blank=True, null=True)),
+                ("md", models.FloatField(blank=True, null=True)),
+                ("valid", models.BooleanField(null=True)),
+                ("published_record", models.JSONField(blank=True, default=dict)),
+                (
+                    "release",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="submissions",
+                        to="registry.release",
+                    ),
+                ),
+                (
+                    "storage_system",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="submissions",
+                        to="submissions.storagesystem",
+                    ),
+                ),
+                (
+                    "submitter",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="submissions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Result',
+            name="Result",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1024)),
-                ('is_primary', models.BooleanField(default=False, help_text='The run the submission is ranked by.')),
-                ('era', models.CharField(max_length=32)),
-                ('version', models.CharField(blank=True, max_length=128, null=True)),
-                ('mode', models.CharField(blank=True, max_length=16)),
-                ('procs', models.PositiveIntegerField(blank=True, null=True)),
-                ('nodes', models.PositiveIntegerField(blank=True, null=True)),
-                ('timestamp', models.CharField(blank=True, max_length=64)),
-                ('claimed_bw', models.FloatField(blank=True, null=True)),
-                ('claimed_md', models.FloatField(blank=True, null=True)),
-                ('claimed_score', models.FloatField(blank=True, null=True)),
-                ('computed_bw', models.FloatField(blank=True, null=True)),
-                ('computed_md', models.FloatField(blank=True, null=True)),
-                ('computed_score', models.FloatField(blank=True, null=True)),
-                ('score_matches', models.BooleanField(default=False)),
-                ('valid', models.BooleanField(default=False)),
-                ('config', models.JSONField(blank=True, default=dict)),
-                ('files', models.JSONField(blank=True, default=list)),
-                ('submission', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='submissions.submission')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("path", models.CharField(max_length=1024)),
+                (
+                    "is_primary",
+                    models.BooleanField(default=False, help_text="The run the submission is ranked by."),
+                ),
+                ("era", models.CharField(max_length=32)),
+                ("version", models.CharField(blank=True, max_length=128, null=True)),
+                ("mode", models.CharField(blank=True, max_length=16)),
+                ("procs", models.PositiveIntegerField(blank=True, null=True)),
+                ("nodes", models.PositiveIntegerField(blank=True, null=True)),
+                ("timestamp", models.CharField(blank=True, max_length=64)),
+                ("claimed_bw", models.FloatField(blank=True, null=True)),
+                ("claimed_md", models.FloatField(blank=True, null=True)),
+                ("claimed_score", models.FloatField(blank=True, null=True)),
+                ("computed_bw", models.FloatField(blank=True, null=True)),
+                ("computed_md", models.FloatField(blank=True, null=True)),
+                ("computed_score", models.FloatField(blank=True, null=True)),
+                ("score_matches", models.BooleanField(default=False)),
+                ("valid", models.BooleanField(default=False)),
+                ("config", models.JSONField(blank=True, default=dict)),
+                ("files", models.JSONField(blank=True, default=list)),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="results",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['submission', '-is_primary', 'path'],
+                "ordering": ["submission", "-is_primary", "path"],
             },
         ),
         migrations.CreateModel(
-            name='Finding',
+            name="Finding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=64)),
-                ('severity', models.CharField(choices=[('error', 'Error'), ('warning', 'Warning'), ('info', 'Info')], max_length=8)),
-                ('phase', models.CharField(blank=True, max_length=64)),
-                ('message', models.TextField()),
-                ('result', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='findings', to='submissions.result')),
-                ('submission', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='findings', to='submissions.submission')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=64)),
+                (
+                    "severity",
+                    models.CharField(
+                        choices=[("error", "Error"), ("warning", "Warning"), ("info", "Info")], max_length=8
+                    ),
+                ),
+                ("phase", models.CharField(blank=True, max_length=64)),
+                ("message", models.TextField()),
+                (
+                    "result",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="findings",
+                        to="submissions.result",
+                    ),
+                ),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="findings",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['submission', 'result', 'id'],
+                "ordering": ["submission", "result", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Archive',
+            name="Archive",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('result', 'Result archive'), ('job-script', 'Job script'), ('job-output', 'Job output')], default='result', max_length=16)),
-                ('file', models.FileField(max_length=512, upload_to=submissions.models.archive_upload_to)),
-                ('sha256', models.CharField(db_index=True, max_length=64)),
-                ('size', models.PositiveBigIntegerField()),
-                ('original_name', models.CharField(max_length=255)),
-                ('uploaded_at', models.DateTimeField(auto_now_add=True)),
-                ('submission', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='archives', to='submissions.submission')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("result", "Result archive"),
+                            ("job-script", "Job script"),
+                            ("job-output", "Job output"),
+                        ],
+                        default="result",
+                        max_length=16,
+                    ),
+                ),
+                ("file", models.FileField(max_length=512, upload_to=submissions.models.archive_upload_to)),
+                ("sha256", models.CharField(db_index=True, max_length=64)),
+                ("size", models.PositiveBigIntegerField()),
+                ("original_name", models.CharField(max_length=255)),
+                ("uploaded_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="archives",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['uploaded_at'],
+                "ordering": ["uploaded_at"],
             },
         ),
         migrations.CreateModel(
-            name='SystemDescription',
+            name="SystemDescription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system_name', models.CharField(blank=True, max_length=255)),
-                ('institution_name', models.CharField(blank=True, max_length=255)),
-                ('storage_vendor', models.CharField(blank=True, max_length=255)),
-                ('filesystem_type', models.CharField(blank=True, max_length=128)),
-                ('filesystem_name', models.CharField(blank=True, max_length=255)),
-                ('filesystem_version', models.CharField(blank=True, max_length=128)),
-                ('client_nodes', models.PositiveIntegerField(blank=True, null=True)),
-                ('procs_per_node', models.PositiveIntegerField(blank=True, null=True)),
-                ('client_os', models.CharField(blank=True, max_length=255)),
-                ('client_kernel', models.CharField(blank=True, max_length=255)),
-                ('client_network', models.CharField(blank=True, max_length=255)),
-                ('client_network_gbps', models.FloatField(blank=True, help_text='Per-node client network bandwidth in Gbit/s.', null=True)),
-                ('md_servers', models.PositiveIntegerField(blank=True, null=True)),
-                ('md_devices', models.CharField(blank=True, max_length=255)),
-                ('ds_servers', models.PositiveIntegerField(blank=True, null=True)),
-                ('ds_devices', models.CharField(blank=True, max_length=255)),
-                ('server_network', models.CharField(blank=True, max_length=255)),
-                ('data', models.JSONField(blank=True, default=dict)),
-                ('submission', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='system', to='submissions.submission')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("system_name", models.CharField(blank=True, max_length=255)),
+                ("institution_name", models.CharField(blank=True, max_length=255)),
+                ("storage_vendor", models.CharField(blank=True, max_length=255)),
+                ("filesystem_type", models.CharField(blank=True, max_length=128)),
+                ("filesystem_name", models.CharField(blank=True, max_length=255)),
+                ("filesystem_version", models.CharField(blank=True, max_length=128)),
+                ("client_nodes", models.PositiveIntegerField(blank=True, null=True)),
+                ("procs_per_node", models.PositiveIntegerField(blank=True, null=True)),
+                ("client_os", models.CharField(blank=True, max_length=255)),
+                ("client_kernel", models.CharField(blank=True, max_length=255)),
+                ("client_network", models.CharField(blank=True, max_length=255)),
+                (
+                    "client_network_gbps",
+                    models.FloatField(
+                        blank=True, help_text="Per-node client network bandwidth in Gbit/s.", null=True
+                    ),
+                ),
+                ("md_servers", models.PositiveIntegerField(blank=True, null=True)),
+                ("md_devices", models.CharField(blank=True, max_length=255)),
+                ("ds_servers", models.PositiveIntegerField(blank=True, null=True)),
+                ("ds_devices", models.CharField(blank=True, max_length=255)),
+                ("server_network", models.CharField(blank=True, max_length=255)),
+                ("data", models.JSONField(blank=True, default=dict)),
+                (
+                    "submission",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="system",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PhaseResult',
+            name="PhaseResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=64)),
-                ('order', models.PositiveSmallIntegerField(default=0)),
-                ('value', models.FloatField()),
-                ('unit', models.CharField(max_length=16)),
-                ('time_s', models.FloatField(blank=True, null=True)),
-                ('scored', models.BooleanField(default=True)),
-                ('invalid_marker', models.BooleanField(default=False)),
-                ('command', models.TextField(blank=True)),
-                ('values', models.JSONField(blank=True, default=dict)),
-                ('ranks', models.JSONField(blank=True, default=list, help_text='Per-rank rows [{rank, time_s, rate, items}].')),
-                ('timeline', models.JSONField(blank=True, default=list, help_text='Runner timeline [[rank, second, amount]].')),
-                ('result', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='phases', to='submissions.result')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=64)),
+                ("order", models.PositiveSmallIntegerField(default=0)),
+                ("value", models.FloatField()),
+                ("unit", models.CharField(max_length=16)),
+                ("time_s", models.FloatField(blank=True, null=True)),
+                ("scored", models.BooleanField(default=True)),
+                ("invalid_marker", models.BooleanField(default=False)),
+                ("command", models.TextField(blank=True)),
+                ("values", models.JSONField(blank=True, default=dict)),
+                (
+                    "ranks",
+                    models.JSONField(
+                        blank=True, default=list, help_text="Per-rank rows [{rank, time_s, rate, items}]."
+                    ),
+                ),
+                (
+                    "timeline",
+                    models.JSONField(
+                        blank=True, default=list, help_text="Runner timeline [[rank, second, amount]]."
+                    ),
+                ),
+                (
+                    "result",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="phases",
+                        to="submissions.result",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['result', 'order'],
-                'constraints': [models.UniqueConstraint(fields=('result', 'name'), name='unique_phase_per_result')],
+                "ordering": ["result", "order"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("result", "name"), name="unique_phase_per_result")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='storagesystem',
-            constraint=models.UniqueConstraint(fields=('name', 'institution', 'filesystem_type'), name='unique_storage_system_identity'),
+            model_name="storagesystem",
+            constraint=models.UniqueConstraint(
+                fields=("name", "institution", "filesystem_type"), name="unique_storage_system_identity"
+            ),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['status', 'processing_started_at'], name='submissions_status_d4a79f_idx'),
+            model_name="submission",
+            index=models.Index(
+                fields=["status", "processing_started_at"], name="submissions_status_d4a79f_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='result',
-            constraint=models.UniqueConstraint(fields=('submission', 'path'), name='unique_result_path'),
+            model_name="result",
+            constraint=models.UniqueConstraint(fields=("submission", "path"), name="unique_result_path"),
         ),
     ]

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Our runner against the official IO500 application, phase by phase, on the same machine and directory.
+#
+#   benchmarks/runner_vs_official.sh OFFICIAL_IO500_BINARY [DIR]
+#
+# Runs official and ours alternately (O A O A O A, fresh data directory each time) with the same
+# generated configuration, then prints per phase the median score of each and the ratio ours/official
+# (target 0.9 .. 1.1; find at least 1.0). Finally it measures sequential writes with fio on DIR, the
+# storage limit that ior-easy-write should approach.
+#
+# Environment: NP (ranks, default 2), STONEWALL (seconds, default 10), RUNS (per program, default 3),
+# MPIRUN (default "mpirun --oversubscribe"). Build the official application yourself from its public
+# sources (IO500/io500 with hpc/ior and VI4IO/pfind); this script does not build or fetch anything.
+set -euo pipefail
+
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  echo "usage: $0 OFFICIAL_IO500_BINARY [DIR]" >&2
+  exit 2
+fi
+OFFICIAL=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+OURS="$HERE/../runner/build/io500-runner"
+DIR=${2:-$(mktemp -d /tmp/io500-bench.XXXXXX)}
+NP=${NP:-2}
+STONEWALL=${STONEWALL:-10}
+RUNS=${RUNS:-3}
+MPIRUN=${MPIRUN:-mpirun --oversubscribe}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+[[ -x "$OFFICIAL" ]] || { echo "error: $OFFICIAL is not an executable file" >&2; exit 2; }
+if [[ ! -x "$OURS" ]]; then
+  make -C "$HERE/../runner" >/dev/null
+fi
+mkdir -p "$DIR"
+DIR=$(realpath "$DIR")
+WORK="$DIR/bench-$$"
+mkdir -p "$WORK"
+trap 'rm -rf "$WORK/data" "$WORK/fio"' EXIT
+
+# Sizes large enough that the stonewall, not the data, ends every write phase.
+cat >"$WORK/bench.ini" <<EOF
+[global]
+datadir = $WORK/data
+resultdir = $WORK/results
+
+[debug]
+stonewall-time = $STONEWALL
+
+[ior-easy]
+transferSize = 2m
+blockSize = 200000m
+
+[mdtest-easy]
+n = 10000000
+
+[ior-hard]
+segmentCount = 10000000
+
+[mdtest-hard]
+n = 10000000
+EOF
+
+run_one() { # program label index
+  local program=$1 label=$2 index=$3
+  local stamp="$label-$index"
+  echo "== $label run $index" >&2
+  $MPIRUN -np "$NP" "$program" "$WORK/bench.ini" --timestamp="$stamp" >"$WORK/$stamp.log" 2>&1 ||
+    { echo "error: $label run $index failed, see $WORK/$stamp.log" >&2; exit 1; }
+  rm -rf "$WORK/data/$stamp"
+}
+
+for i in $(seq 1 "$RUNS"); do
+  run_one "$OFFICIAL" official "$i"
+  run_one "$OURS" ours "$i"
+done
+
+python3 - "$WORK/results" "$RUNS" <<'PY'
+import re, statistics, sys
+from pathlib import Path
+
+results, runs = Path(sys.argv[1]), int(sys.argv[2])
+line = re.compile(r"^\[(?:RESULT|      )\]\s+(\S+)\s+(\S+)\s+(GiB/s|kIOPS)")
+scores: dict[str, dict[str, list[float]]] = {"official": {}, "ours": {}}
+order: list[str] = []
+for label in scores:
+    for i in range(1, runs + 1):
+        for text in (results / f"{label}-{i}" / "result_summary.txt").read_text().splitlines():
+            m = line.match(text)
+            if m and m.group(1) != "timestamp":
+                scores[label].setdefault(m.group(1), []).append(float(m.group(2)))
+                if m.group(1) not in order:
+                    order.append(m.group(1))
+print(f"{'phase':22} {'unit':6} {'official':>14} {'ours':>14} {'ours/official':>14}")
+for phase in order:
+    unit = "GiB/s" if phase.startswith("i") else "kIOPS"
+    off = statistics.median(scores["official"].get(phase, [0.0]))
+    our = statistics.median(scores["ours"].get(phase, [0.0]))
+    ratio = our / off if off else float("nan")
+    print(f"{phase:22} {unit:6} {off:14.4f} {our:14.4f} {ratio:14.3f}")
+PY
+
+if command -v fio >/dev/null; then
+  mkdir -p "$WORK/fio"
+  fio --name=seqwrite --directory="$WORK/fio" --rw=write --bs=2m --size=4g --numjobs="$NP" \
+      --time_based --runtime="$STONEWALL" --end_fsync=1 --group_reporting --output-format=json \
+      >"$WORK/fio.json"
+  python3 - "$WORK/fio.json" "$WORK/results" "$RUNS" <<'PY'
+import json, re, statistics, sys
+from pathlib import Path
+
+fio = json.loads(Path(sys.argv[1]).read_text())
+gib = fio["jobs"][0]["write"]["bw_bytes"] / 2**30
+ours = []
+for i in range(1, int(sys.argv[3]) + 1):
+    text = (Path(sys.argv[2]) / f"ours-{i}" / "result_summary.txt").read_text()
+    ours.append(float(re.search(r"ior-easy-write\s+(\S+)", text).group(1)))
+print(f"\nfio sequential write (2 MiB blocks, end_fsync): {gib:.4f} GiB/s")
+print(f"ours ior-easy-write median: {statistics.median(ours):.4f} GiB/s  ratio {statistics.median(ours) / gib:.3f}")
+PY
+else
+  echo "fio is not installed: skipping the storage-limit comparison (apt-get install fio)" >&2
+fi
+echo "result folders: $WORK/results" >&2

@@ -1,0 +1,41 @@
+"""Which ranked lists a history chart shows: a list kind from the URL, or a family of kinds."""
+
+from __future__ import annotations
+
+from registry.models import ListKind
+
+# The main ranked list of each era: "IO500" until SC22, "Production" and "Research" from ISC23.
+MAIN_KINDS = (ListKind.IO500, ListKind.PRODUCTION, ListKind.RESEARCH)
+TEN_NODE_KINDS = (ListKind.TEN_NODE, ListKind.TEN_NODE_PRODUCTION, ListKind.TEN_NODE_RESEARCH)
+RANKED_CHART_KINDS = (*MAIN_KINDS, *TEN_NODE_KINDS, ListKind.SCC)
+
+KIND_FAMILIES: dict[str, tuple[str, ...]] = {
+    "main": tuple(kind.value for kind in MAIN_KINDS),
+    "ten-node-all": tuple(kind.value for kind in TEN_NODE_KINDS),
+}
+KIND_CHOICES: tuple[tuple[str, str], ...] = (
+    ("main", "Main ranked lists (IO500, then Production and Research)"),
+    ("ten-node-all", "All 10-node lists"),
+    *((kind.value, f"{kind.label} only") for kind in RANKED_CHART_KINDS),
+)
+
+
+class KindError(ValueError):
+    """The list kind asked for in the URL is not one a chart can show."""
+
+
+def kinds_for(raw: str) -> tuple[str, ...]:
+    """The ListKind values behind a `kind` URL parameter; empty means the main lists."""
+    name = raw.strip().lower() or "main"
+    if name in KIND_FAMILIES:
+        return KIND_FAMILIES[name]
+    if name in {kind.value for kind in RANKED_CHART_KINDS}:
+        return (name,)
+    choices = ", ".join(value for value, _ in KIND_CHOICES)
+    raise KindError(f'"{raw}" is not a ranked list kind the charts can show; choose one of: {choices}.')
+
+
+def kind_name(raw: str) -> str:
+    """The canonical spelling of a valid `kind` parameter (for cache keys and links)."""
+    kinds_for(raw)
+    return raw.strip().lower() or "main"

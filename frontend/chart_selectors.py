@@ -1,0 +1,329 @@
+"""Reads behind the charts and the system, compare and history pages.
+
+Every function runs a fixed number of queries (values() rows, no per-row lazy loads), so a page costs
+the same number of queries for ten entries as for ten thousand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, F, Value
+from django.db.models.functions import Coalesce, NullIf
+
+from frontend.chart_kinds import MAIN_KINDS, TEN_NODE_KINDS
+from registry.models import ListEntry, ListKind, ListSnapshot
+from scoring.model import SCORED_PHASES
+from submissions.models import PhaseResult, Result, StorageSystem, Submission
+from submissions.selectors import submission_visible_queryset
+
+# io500.org's list rows carry the phase values under these names (find: "mixed" from SC19 on).
+PUBLISHED_PHASE_FIELDS: dict[str, tuple[str, ...]] = {
+    "ior-easy-write": ("ior_easy_write",),
+    "ior-hard-write": ("ior_hard_write",),
+    "ior-easy-read": ("ior_easy_read",),
+    "ior-hard-read": ("ior_hard_read",),
+    "mdtest-easy-write": ("mdtest_easy_write",),
+    "mdtest-hard-write": ("mdtest_hard_write",),
+    "find": ("find_mixed", "find_easy"),
+    "mdtest-easy-stat": ("mdtest_easy_stat",),
+    "mdtest-hard-stat": ("mdtest_hard_stat",),
+    "mdtest-easy-delete": ("mdtest_easy_delete",),
+    "mdtest-hard-read": ("mdtest_hard_read",),
+    "mdtest-hard-delete": ("mdtest_hard_delete",),
+}
+
+ENTRY_FIELDS = {
+    "release": F("snapshot__release__name"),
+    "release_slug": F("snapshot__release__slug"),
+    "release_date": F("snapshot__release__publication_date"),
+    "kind": F("snapshot__kind"),
+    "system": F("submission__storage_system__name"),
+    "system_id": F("submission__storage_system_id"),
+    "institution": F("submission__storage_system__institution__name"),
+    "filesystem": F("submission__storage_system__filesystem_type"),
+    # The vendor this submission declared, else the one first recorded for its system (as the lists do).
+    "vendor": Coalesce(
+        NullIf("submission__system__storage_vendor", Value("")), "submission__storage_system__vendor"
+    ),
+    "client_nodes": F("submission__system__client_nodes"),
+    "total_procs": F("submission__system__client_nodes") * F("submission__system__procs_per_node"),
+}
+
+
+def _entry_rows(entries: Any) -> list[dict[str, Any]]:
+    return list(
+        entries.annotate(**ENTRY_FIELDS).values(
+            "rank", "score", "bw", "md", "submission_id", *ENTRY_FIELDS.keys()
+        )
+    )
+
+
+def ranked_entries(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
+    """Every entry of every published list of these kinds, oldest release first (one query)."""
+    entries = ListEntry.objects.filter(
+        snapshot__status=ListSnapshot.Status.PUBLISHED, snapshot__kind__in=list(kinds)
+    ).order_by("snapshot__release__publication_date", "snapshot__kind", "rank")
+    return _entry_rows(entries)
+
+
+def published_snapshot(*, release_slug: str, kind: str) -> ListSnapshot | None:
+    """The current published version of one list (one query)."""
+    return (
+        ListSnapshot.objects.filter(
+            release__slug=release_slug.lower(), kind=kind, status=ListSnapshot.Status.PUBLISHED
+        )
+        .select_related("release")
+        .order_by("-version")
+        .first()
+    )
+
+
+def snapshot_top(*, snapshot: ListSnapshot, count: int) -> list[dict[str, Any]]:
+    return _entry_rows(ListEntry.objects.filter(snapshot=snapshot, rank__lte=count).order_by("rank"))
+
+
+def snapshot_submission_ids(*, snapshot_id: int) -> list[int]:
+    return list(ListEntry.objects.filter(snapshot_id=snapshot_id).values_list("submission_id", flat=True))
+
+
+def phase_values(*, submission_ids: Iterable[int]) -> dict[int, dict[str, float]]:
+    """The 12 scored phase values of each submission (two queries whatever the count).
+
+    The re-verified primary run wins; imported history without raw files falls back to the values
+    io500.org published for it.
+    """
+    ids = list(set(submission_ids))
+    values: dict[int, dict[str, float]] = {pk: {} for pk in ids}
+    published = Submission.objects.filter(pk__in=ids).values_list("pk", "published_record")
+    for pk, record in published:
+        if not isinstance(record, dict):
+            continue
+        for phase, names in PUBLISHED_PHASE_FIELDS.items():
+            number = next(
+                (_positive(record.get(name)) for name in names if _positive(record.get(name))), None
+            )
+            if number is not None:
+                values[pk][phase] = number
+    measured = PhaseResult.objects.filter(
+        result__submission_id__in=ids, result__is_primary=True, name__in=SCORED_PHASES, value__isnull=False
+    ).values_list("result__submission_id", "name", "value")
+    for pk, name, value in measured:
+        if value is not None:
+            values[pk][name] = float(value)
+    return values
+
+
+def _positive(raw: Any) -> float | None:
+    try:
+        number = float(raw)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+@dataclass(frozen=True)
+class SubmissionHead:
+    """What a chart needs to label a submission and to know whether its cached data is current."""
+
+    pk: int
+    updated_at: str
+    release_id: int | None
+    label: str
+    system: str
+    institution: str
+    filesystem: str
+    release: str
+    score: float | None
+    bw: float | None
+    md: float | None
+
+
+def visible_heads(*, user: User | AnonymousUser, ids: Iterable[int]) -> dict[int, SubmissionHead]:
+    """The submissions among `ids` this user may see, keyed by id (one query)."""
+    rows = (
+        submission_visible_queryset(user=user)
+        .filter(pk__in=list(ids))
+        .values(
+            "pk",
+            "updated_at",
+            "release_id",
+            "score",
+            "bw",
+            "md",
+            release_name=F("release__name"),
+            system_name=F("storage_system__name"),
+            institution_name=F("storage_system__institution__name"),
+            filesystem=F("storage_system__filesystem_type"),
+        )
+    )
+    return {row["pk"]: _head(dict(row)) for row in rows}
+
+
+def _head(row: dict[str, Any]) -> SubmissionHead:
+    system = row["system_name"] or ""
+    release = row["release_name"] or ""
+    label = " · ".join(part for part in (f"#{row['pk']}", system, release) if part)
+    return SubmissionHead(
+        pk=row["pk"],
+        updated_at=row["updated_at"].isoformat(),
+        release_id=row["release_id"],
+        label=label,
+        system=system,
+        institution=row["institution_name"] or "",
+        filesystem=row["filesystem"] or "",
+        release=release,
+        score=row["score"],
+        bw=row["bw"],
+        md=row["md"],
+    )
+
+
+def primary_phase_rows(*, submission_id: int, fields: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The phases of a submission's primary run with the requested columns, in run order."""
+    return list(
+        PhaseResult.objects.filter(result__submission_id=submission_id, result__is_primary=True)
+        .order_by("order", "name")
+        .values("name", "unit", "order", "value", "time_s", "scored", *fields)
+    )
+
+
+def primary_configs(*, submission_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    rows = Result.objects.filter(submission_id__in=list(submission_ids), is_primary=True).values_list(
+        "submission_id", "config", "era", "version"
+    )
+    return {pk: {"config": config, "era": era, "version": version} for pk, config, era, version in rows}
+
+
+def context_snapshot_for(*, submission_id: int, release_id: int | None) -> dict[str, Any] | None:
+    """The list a submission's phases are compared with: the newest published ranked list holding it,
+    else its release's main list, else the newest main list (at most three small queries)."""
+    ranked = [kind.value for kind in MAIN_KINDS + TEN_NODE_KINDS]
+    holding = (
+        ListEntry.objects.filter(
+            submission_id=submission_id,
+            snapshot__status=ListSnapshot.Status.PUBLISHED,
+            snapshot__kind__in=ranked,
+        )
+        .order_by("-snapshot__release__publication_date", "snapshot__kind")
+        .values("snapshot_id", "snapshot__kind", "snapshot__release__name")
+        .first()
+    )
+    if holding is not None:
+        return _snapshot_ref(dict(holding))
+    main = ListSnapshot.objects.filter(
+        status=ListSnapshot.Status.PUBLISHED, kind__in=[kind.value for kind in MAIN_KINDS]
+    ).order_by("-release__publication_date", "kind")
+    fields = ("id", "kind", "release__name")
+    same_release = main.filter(release_id=release_id).values(*fields).first() if release_id else None
+    newest = same_release or main.values(*fields).first()
+    if newest is None:
+        return None
+    return _snapshot_ref(
+        {
+            "snapshot_id": newest["id"],
+            "snapshot__kind": newest["kind"],
+            "snapshot__release__name": newest["release__name"],
+        }
+    )
+
+
+def _snapshot_ref(row: dict[str, Any]) -> dict[str, Any]:
+    kind = row["snapshot__kind"]
+    return {
+        "id": row["snapshot_id"],
+        "kind": kind,
+        "title": f"{row['snapshot__release__name']} {ListKind(kind).label}",
+    }
+
+
+def storage_system_get(*, pk: int) -> StorageSystem | None:
+    return StorageSystem.objects.select_related("institution").filter(pk=pk).first()
+
+
+def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[dict[str, Any]]:
+    """The submissions of one storage system this user may see, oldest release first (one query)."""
+    rows = (
+        submission_visible_queryset(user=user)
+        .filter(storage_system_id=system_id)
+        .order_by(F("release__publication_date").asc(nulls_last=True), "created_at", "pk")
+        .values(
+            "pk",
+            "updated_at",
+            "score",
+            "bw",
+            "md",
+            "valid",
+            "status",
+            "io500_id",
+            "ten_node",
+            release_name=F("release__name"),
+            release_date=F("release__publication_date"),
+            client_nodes=F("system__client_nodes"),
+            procs_per_node=F("system__procs_per_node"),
+        )
+    )
+    return [dict(row) for row in rows]
+
+
+def system_rank_history(*, system_id: int) -> list[dict[str, Any]]:
+    """Every published ranked-list entry of the system, with the size of its list (two queries)."""
+    ranked = [kind.value for kind in MAIN_KINDS + TEN_NODE_KINDS]
+    rows = (
+        ListEntry.objects.filter(
+            submission__storage_system_id=system_id,
+            snapshot__status=ListSnapshot.Status.PUBLISHED,
+            snapshot__kind__in=ranked,
+        )
+        .order_by("snapshot__release__publication_date", "snapshot__kind")
+        .values(
+            "rank",
+            "score",
+            "submission_id",
+            "snapshot_id",
+            kind=F("snapshot__kind"),
+            release=F("snapshot__release__name"),
+            release_slug=F("snapshot__release__slug"),
+            release_date=F("snapshot__release__publication_date"),
+        )
+    )
+    entries: list[dict[str, Any]] = [dict(row) for row in rows]
+    sizes = dict(
+        ListSnapshot.objects.filter(pk__in={entry["snapshot_id"] for entry in entries})
+        .annotate(size=Count("entries"))
+        .values_list("pk", "size")
+    )
+    for entry in entries:
+        entry["list_size"] = sizes.get(entry["snapshot_id"], 0)
+    return entries
+
+
+def published_kinds() -> list[str]:
+    return list(
+        ListSnapshot.objects.filter(status=ListSnapshot.Status.PUBLISHED)
+        .values_list("kind", flat=True)
+        .distinct()
+        .order_by("kind")
+    )
+
+
+def head_for(submission: Submission) -> SubmissionHead:
+    """The head of a submission already loaded with its release and storage system (no query)."""
+    system = submission.storage_system
+    return _head(
+        {
+            "pk": submission.pk,
+            "updated_at": submission.updated_at,
+            "release_id": submission.release_id,
+            "score": submission.score,
+            "bw": submission.bw,
+            "md": submission.md,
+            "release_name": submission.release.name if submission.release else "",
+            "system_name": system.name if system else "",
+            "institution_name": system.institution.name if system else "",
+            "filesystem": system.filesystem_type if system else "",
+        }
+    )

@@ -1,0 +1,131 @@
+"""Pages around the lists: one storage system over time, a side-by-side comparison, the history of
+every release. Each page renders its charts' data as tables too, so it reads without JavaScript."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from frontend import chart_data
+from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name
+from frontend.chart_selectors import storage_system_get, system_submissions, visible_heads
+from frontend.charts import missing_message
+from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
+
+
+@require_GET
+def system_page(request: HttpRequest, pk: int) -> HttpResponse:
+    system = storage_system_get(pk=pk)
+    if system is None:
+        raise Http404(f"There is no storage system {pk}.")
+    submissions = system_submissions(user=request.user, system_id=pk)
+    history = chart_data.system_history_data(system_id=pk)
+    best = max((row for row in submissions if row["score"]), key=lambda row: row["score"], default=None)
+    compare_ids = [row["pk"] for row in submissions if row["score"]][-MAX_COMPARED:]
+    context = {
+        "system": system,
+        "submissions": submissions,
+        "history": history,
+        "best": best,
+        "balance": chart_data.system_balance_data(system_id=pk, submissions=submissions),
+        "compare_latest_url": (
+            reverse("pages:compare") + "?" + urlencode({"ids": ",".join(map(str, compare_ids))})
+            if len(compare_ids) >= MIN_COMPARED
+            else ""
+        ),
+    }
+    return render(request, "frontend/pages/system.html", context)
+
+
+@require_GET
+def compare_page(request: HttpRequest) -> HttpResponse:
+    raw = request.GET.get("ids", "")
+    context: dict[str, Any] = {"ids": raw, "min": MIN_COMPARED, "max": MAX_COMPARED, "error": ""}
+    try:
+        ids = parse_compare_ids(raw)
+    except CompareIdsError as error:
+        # An empty form is an invitation, not a mistake.
+        context["error"] = str(error) if raw.strip() else ""
+        return render(request, "frontend/pages/compare.html", context, status=400 if raw.strip() else 200)
+    heads = visible_heads(user=request.user, ids=ids)
+    missing = [pk for pk in ids if pk not in heads]
+    if missing:
+        context["error"] = missing_message(missing)
+        return render(request, "frontend/pages/compare.html", context, status=404)
+    ordered = [heads[pk] for pk in ids]
+    data = chart_data.compare_data(heads=ordered)
+    context.update(
+        {
+            "data": data,
+            "canonical_ids": ",".join(str(pk) for pk in ids),
+            "config_rows": [
+                {
+                    **row,
+                    "cells": list(zip(data["submissions"], row["values"], strict=True)),
+                    # The value shared by every run that has a configuration (for the "same" table).
+                    "common": next((value for value in row["values"] if value is not None), ""),
+                }
+                for row in data["config"]
+            ],
+            "configs_compared": sum(data["config_known"]),
+            "config_headers": list(zip(data["submissions"], data["config_known"], strict=True)),
+            "metric_rows": [_cells(row, data["submissions"]) for row in data["metrics"] + data["phases"]],
+        }
+    )
+    return render(request, "frontend/pages/compare.html", context)
+
+
+def _cells(row: dict[str, Any], submissions: list[dict[str, Any]]) -> dict[str, Any]:
+    cells = [
+        {"submission": s, "value": v, "best": b, "relative": r}
+        for s, v, b, r in zip(submissions, row["values"], row["best"], row["relative"], strict=True)
+    ]
+    return {**row, "cells": cells}
+
+
+@require_GET
+def history_page(request: HttpRequest) -> HttpResponse:
+    raw_kind = request.GET.get("kind", "")
+    filesystem = request.GET.get("filesystem", "").strip()
+    error = ""
+    try:
+        kind = kind_name(raw_kind)
+    except KindError as problem:
+        error, kind = str(problem), "main"
+    points = chart_data.history_points_data(kind=kind, filesystem=filesystem)
+    shares = chart_data.history_shares_data(kind=kind)
+    query = urlencode({key: value for key, value in (("kind", kind), ("filesystem", filesystem)) if value})
+    context = {
+        "kind": kind,
+        "filesystem": filesystem,
+        "kind_choices": KIND_CHOICES,
+        "error": error,
+        "points": points,
+        "trends": chart_data.history_trends_data(kind=kind),
+        "trend_metrics": (("score", "Score"), ("bw", "Bandwidth (GiB/s)"), ("md", "Metadata (kIOPS)")),
+        "share_tables": [
+            _share_table(shares[by], by, label)
+            for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
+        ],
+        "points_src": reverse("charts:history-points") + (f"?{query}" if query else ""),
+        "trends_src": reverse("charts:history-trends") + f"?kind={kind}",
+        "shares_src": reverse("charts:history-shares") + f"?kind={kind}",
+    }
+    return render(request, "frontend/pages/history.html", context, status=400 if error else 200)
+
+
+def _share_table(data: dict[str, Any], by: str, label: str) -> dict[str, Any]:
+    rows = [
+        {
+            "release": row["release"],
+            "total": row["total"],
+            "counts": [row["counts"].get(c, 0) for c in data["categories"]],
+        }
+        for row in data["releases"]
+    ]
+    return {"by": by, "label": label, "data": data, "rows": rows}

@@ -1,0 +1,85 @@
+"""Public list pages: home, a release's lists with tabs, CSV and JSON downloads."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from frontend.list_context import list_context
+from registry.list_rows import CUSTOM_FIELDS, ROW_FIELDS, list_payload, list_rows_cached, resolve_list
+from registry.selectors import release_get, release_list, release_published_kinds, snapshot_home
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    snapshot = snapshot_home()
+    if snapshot is None:
+        return render(request, "frontend/home_empty.html", {"releases": list(release_list())})
+    context = list_context(request, release=snapshot.release, kind=snapshot.kind, snapshot=snapshot)
+    context["is_home"] = True
+    return render(request, "frontend/list.html", context)
+
+
+@require_GET
+def list_index(request: HttpRequest) -> HttpResponse:
+    """The release picker submits here (?release=sc19); without one, the home list."""
+    slug = request.GET.get("release", "").strip().lower()
+    if slug:
+        return redirect("frontend:release", release=slug)
+    return redirect("frontend:home")
+
+
+@require_GET
+def release_page(request: HttpRequest, release: str) -> HttpResponse:
+    """A release without a kind opens its first published list (ranked lists first)."""
+    found = release_get(slug=release)
+    if found is None:
+        raise Http404(f'There is no release "{release}". Release names look like sc19 or isc23.')
+    kinds = release_published_kinds(release=found) or list(found.list_kinds)
+    if not kinds:
+        raise Http404(f"{found.name} publishes no lists.")
+    return redirect("frontend:list", release=found.slug, kind=kinds[0])
+
+
+@require_GET
+def list_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
+    context = list_context(request, release=found, kind=kind, snapshot=snapshot)
+    return render(request, "frontend/list.html", context, status=200)
+
+
+@require_GET
+def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> HttpResponse:
+    found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
+    if snapshot is None:
+        raise Http404(f"No {kind} list was published for {found.name}, so there is nothing to download.")
+    result = list_rows_cached(snapshot=snapshot, params=request.GET)
+    filename = f"io500-{found.slug}-{kind}"
+    if fmt == "json":
+        response: HttpResponse = JsonResponse(list_payload(snapshot, result), json_dumps_params={"indent": 1})
+    else:
+        response = HttpResponse(
+            rows_csv(result.rows, with_custom=result.weights is not None), content_type="text/csv"
+        )
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
+    return response
+
+
+def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool) -> str:
+    fields = ROW_FIELDS + (CUSTOM_FIELDS if with_custom else ())
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({name: "" if row.get(name) is None else row[name] for name in fields})
+    return buffer.getvalue()
+
+
+def list_url(release: str, kind: str) -> str:
+    return reverse("frontend:list", kwargs={"release": release, "kind": kind})

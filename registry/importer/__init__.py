@@ -1,0 +1,1 @@
+"""The import of the published IO500 history (lists/ tables and raw submission folders)."""

@@ -1,0 +1,172 @@
+"""Raw submission folders: packed to .tgz in memory and ingested through the upload pipeline.
+
+A folder whose id is an imported io500.org row is attached to that row. Any other folder (SC21 and
+later, whose list data is not public) becomes a new imported row: institution, system and file system
+come from the folder path (index.csv) and the release is inferred from the run timestamp (see
+`infer_release`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import io
+import re
+import tarfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from registry.importer.source import RawFolder
+from registry.models import Release
+from submissions.models import Archive, Institution, StorageSystem, Submission, SystemDescription
+
+# The IO500 result directory name (both the shell script and the C app): 2023.04.26-13.56.52.
+RUN_TIMESTAMP = re.compile(r"(20\d\d)\.(\d\d)\.(\d\d)-(\d\d)\.(\d\d)\.(\d\d)")
+# Files whose text names the run when no directory does (result.txt has "timestamp = ...").
+TIMESTAMP_FILES = ("result.txt", "result_summary.txt", "output.txt")
+TIMESTAMP_SCAN_BYTES = 64 * 1024
+
+
+@dataclass
+class RawImportResult:
+    ingested: int = 0
+    already_present: int = 0
+    rows_created: int = 0
+    missing_folders: list[int] = field(default_factory=list)
+    statuses: dict[str, int] = field(default_factory=dict)
+
+
+def folder_files(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
+def run_dates(folder: Path) -> list[datetime.date]:
+    found: list[datetime.date] = []
+    files = folder_files(folder)
+    texts: Iterable[str] = (str(path.relative_to(folder)) for path in files)
+    for text in texts:
+        found.extend(_dates_in(text))
+    if not found:
+        for path in files:
+            if path.name in TIMESTAMP_FILES:
+                with path.open("rb") as handle:
+                    found.extend(_dates_in(handle.read(TIMESTAMP_SCAN_BYTES).decode("utf-8", "replace")))
+    return found
+
+
+def _dates_in(text: str) -> list[datetime.date]:
+    dates = []
+    for match in RUN_TIMESTAMP.finditer(text):
+        try:
+            dates.append(datetime.date(int(match[1]), int(match[2]), int(match[3])))
+        except ValueError:
+            continue
+    return dates
+
+
+def infer_release(folder: RawFolder, releases: list[Release]) -> Release:
+    """The first release published after the (earliest) run, as the run could not be on an earlier list.
+
+    Without a run timestamp the year folder is all we know: the first release of that year. A run
+    newer than every release goes to the newest one.
+    """
+    ordered = sorted(releases, key=lambda release: release.publication_date)
+    dates = run_dates(folder.path)
+    if dates:
+        run_day = min(dates)
+        for release in ordered:
+            if release.publication_date > run_day:
+                return release
+        return ordered[-1]
+    same_year = [release for release in ordered if release.publication_date.year == folder.year]
+    if same_year:
+        return same_year[0]
+    later = [release for release in ordered if release.publication_date.year > folder.year]
+    return later[0] if later else ordered[-1]
+
+
+def pack_folder(folder: Path) -> bytes:
+    """A reproducible .tgz (sorted names, zero times and owners, gzip time 0): the same folder gives
+    the same bytes, so the archive's SHA-256 is stable from one import to the next."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for path in folder_files(folder):
+            info = tarfile.TarInfo(name=f"{folder.name}/{path.relative_to(folder).as_posix()}")
+            info.size = path.stat().st_size
+            info.mode = 0o644
+            info.mtime = 0
+            with path.open("rb") as handle:
+                archive.addfile(info, handle)
+    return gzip.compress(buffer.getvalue(), compresslevel=6, mtime=0)
+
+
+def new_imported_row(folder: RawFolder, releases: list[Release]) -> Submission:
+    institution, _ = Institution.objects.get_or_create(name=folder.institution)
+    system, _ = StorageSystem.objects.get_or_create(
+        name=folder.system, institution=institution, filesystem_type=folder.filesystem
+    )
+    submission = Submission.objects.create(
+        source=Submission.Source.IMPORT,
+        io500_id=folder.io500_id,
+        release=infer_release(folder, releases),
+        storage_system=system,
+        published_record={
+            "source_path": f"{folder.institution}/{folder.system}/{folder.filesystem}/{folder.year}/"
+            f"submission-{folder.io500_id}",
+            "year": folder.year,
+        },
+    )
+    SystemDescription.objects.create(
+        submission=submission,
+        system_name=folder.system,
+        institution_name=folder.institution,
+        filesystem_type=folder.filesystem,
+    )
+    return submission
+
+
+def import_raw(
+    folders: list[RawFolder],
+    releases: list[Release],
+    report: Callable[[str], None] = lambda message: None,
+) -> RawImportResult:
+    from submissions.services import submission_create  # the pipeline's entry point, shared with uploads
+
+    result = RawImportResult()
+    attached = set(
+        Archive.objects.filter(submission__io500_id__in=[folder.io500_id for folder in folders]).values_list(
+            "submission__io500_id", flat=True
+        )
+    )
+    for number, folder in enumerate(sorted(folders, key=lambda item: item.io500_id), start=1):
+        if folder.io500_id in attached:
+            result.already_present += 1
+            continue
+        if not folder.path.is_dir():
+            result.missing_folders.append(folder.io500_id)
+            continue
+        with transaction.atomic():
+            existing = Submission.objects.filter(io500_id=folder.io500_id).first()
+            if existing is None:
+                existing = new_imported_row(folder, releases)
+                result.rows_created += 1
+            name = f"submission-{folder.io500_id}.tgz"
+            submission, _ = submission_create(
+                submitter=None,
+                archive=ContentFile(pack_folder(folder.path), name=name),
+                original_name=name,
+                release=existing.release,
+                ten_node=existing.ten_node,
+                source=Submission.Source.IMPORT,
+                io500_id=folder.io500_id,
+                existing=existing,
+            )
+        submission.refresh_from_db(fields=["status"])
+        result.statuses[submission.status] = result.statuses.get(submission.status, 0) + 1
+        result.ingested += 1
+        report(f"  [{number}/{len(folders)}] submission-{folder.io500_id}: {submission.status}")
+    return result

@@ -1,0 +1,210 @@
+"""The rows of one list as every output shows them: page, CSV, JSON download and API share this."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Case, F, FloatField, QuerySet, Value, When, Window
+from django.db.models.functions import Exp, Ln, RowNumber
+from django.http import Http404
+
+from registry.filters import ListEntryFilter
+from registry.models import ListEntry, ListKind, ListSnapshot, Release
+from registry.selectors import list_entries, release_get, snapshot_current
+from registry.services import list_cache_generation
+
+MAX_WEIGHT = 100.0
+
+# Column order of the CSV download; the JSON rows carry the same keys.
+ROW_FIELDS = (
+    "rank",
+    "id",
+    "io500_id",
+    "release",
+    "institution",
+    "system",
+    "storage_vendor",
+    "filesystem",
+    "client_nodes",
+    "total_procs",
+    "score",
+    "bw",
+    "md",
+)
+CUSTOM_FIELDS = ("custom_score", "custom_rank")
+
+
+class WeightsError(ValueError):
+    """The custom ranking weights in the URL are not usable."""
+
+
+@dataclass(frozen=True)
+class CustomWeights:
+    """A custom ranking: the weighted geometric mean BW^(w_bw/W) * MD^(w_md/W), W = w_bw + w_md.
+
+    Weights 1 and 1 give back the official score sqrt(BW * MD). It is shown next to the official
+    rank, never instead of it.
+    """
+
+    bw: float
+    md: float
+
+    @property
+    def bw_exponent(self) -> float:
+        return self.bw / (self.bw + self.md)
+
+    @property
+    def md_exponent(self) -> float:
+        return self.md / (self.bw + self.md)
+
+
+def parse_weights(params: Mapping[str, str]) -> CustomWeights | None:
+    raw_bw, raw_md = (params.get("w_bw") or "").strip(), (params.get("w_md") or "").strip()
+    if not raw_bw and not raw_md:
+        return None
+    try:
+        bw = float(raw_bw or "0")
+        md = float(raw_md or "0")
+    except ValueError as error:
+        raise WeightsError(
+            "The custom weights must be numbers, e.g. 2 for bandwidth and 1 for metadata."
+        ) from error
+    if not (0 <= bw <= MAX_WEIGHT and 0 <= md <= MAX_WEIGHT) or not math.isfinite(bw + md):
+        raise WeightsError(f"The custom weights must lie between 0 and {MAX_WEIGHT:g}.")
+    if bw + md == 0:
+        raise WeightsError("At least one custom weight must be above 0.")
+    return CustomWeights(bw=bw, md=md)
+
+
+@dataclass
+class ListRows:
+    filterset: ListEntryFilter
+    entries: QuerySet[ListEntry]
+    weights: CustomWeights | None
+    weights_error: str
+
+
+def list_rows(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> ListRows:
+    weights_error = ""
+    try:
+        weights = parse_weights(params)
+    except WeightsError as error:
+        weights, weights_error = None, str(error)
+    queryset = list_entries(snapshot=snapshot)
+    if weights is not None:
+        total = weights.bw + weights.md
+        queryset = queryset.annotate(
+            custom_score=Case(
+                When(
+                    bw__gt=0,
+                    md__gt=0,
+                    then=Exp(
+                        (Value(weights.bw) * Ln(F("bw")) + Value(weights.md) * Ln(F("md"))) / Value(total),
+                        output_field=FloatField(),
+                    ),
+                ),
+                default=None,
+                output_field=FloatField(),
+            ),
+        ).annotate(
+            custom_rank=Window(
+                RowNumber(), order_by=[F("custom_score").desc(nulls_last=True), F("rank").asc()]
+            )
+        )
+    filterset = ListEntryFilter(data=params, queryset=queryset)
+    entries = filterset.qs if filterset.is_valid() else queryset.none()
+    return ListRows(filterset=filterset, entries=entries, weights=weights, weights_error=weights_error)
+
+
+def entry_row(entry: ListEntry, *, with_custom: bool = False) -> dict[str, Any]:
+    submission = entry.submission
+    row: dict[str, Any] = {
+        "rank": entry.rank,
+        "id": submission.pk,
+        "io500_id": submission.io500_id,
+        "release": submission.release.name if submission.release else None,
+        "institution": getattr(entry, "institution_name", None),
+        "system": getattr(entry, "system_name", None),
+        "storage_vendor": getattr(entry, "vendor", None) or None,
+        "filesystem": getattr(entry, "filesystem", None),
+        "client_nodes": getattr(entry, "client_nodes", None),
+        "total_procs": getattr(entry, "total_procs", None),
+        "score": entry.score,
+        "bw": entry.bw,
+        "md": entry.md,
+    }
+    if with_custom:
+        row["custom_score"] = getattr(entry, "custom_score", None)
+        row["custom_rank"] = getattr(entry, "custom_rank", None)
+    return row
+
+
+LIST_CACHE_SECONDS = 60 * 60
+# Only these query parameters change the rows; anything else (e.g. tracking tags) shares the cache entry.
+ROW_PARAMS = ("q", "filesystem", "vendor", "nodes_min", "nodes_max", "year", "o", "w_bw", "w_md")
+
+
+@dataclass(frozen=True)
+class RowsResult:
+    rows: list[dict[str, Any]]
+    weights: CustomWeights | None
+    weights_error: str
+    filter_errors: dict[str, list[str]]
+    # Names this exact view of a published list; empty for drafts, which must never be cached.
+    cache_key: str = ""
+
+
+def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
+    """The serialised rows of one list view, cached until the next publish (or import) bumps the
+    list cache generation. Published snapshots never change, so the cache cannot go stale."""
+    relevant = tuple((name, str(params.get(name, ""))) for name in ROW_PARAMS if params.get(name))
+    digest = hashlib.sha256(repr(relevant).encode()).hexdigest()[:32]
+    key = f"lists:{list_cache_generation()}:{snapshot.pk}:{snapshot.status}:{digest}"
+    cached = cache.get(key)
+    if isinstance(cached, RowsResult):
+        return cached
+    result = list_rows(snapshot=snapshot, params=dict(relevant))
+    with_custom = result.weights is not None
+    rows = RowsResult(
+        rows=[entry_row(entry, with_custom=with_custom) for entry in result.entries],
+        weights=result.weights,
+        weights_error=result.weights_error,
+        filter_errors={name: [str(e) for e in errors] for name, errors in result.filterset.errors.items()},
+        cache_key=key if snapshot.is_frozen else "",
+    )
+    if snapshot.is_frozen:
+        cache.set(key, rows, LIST_CACHE_SECONDS)
+    return rows
+
+
+def resolve_list(release: str, kind: str, version: str = "") -> tuple[Release, ListSnapshot | None]:
+    """The release and the list shown at /lists/<release>/<kind>/ (?version=N for a superseded one)."""
+    found = release_get(slug=release)
+    if found is None:
+        raise Http404(f'There is no release "{release}". Release names look like sc19 or isc23.')
+    if kind not in ListKind.values:
+        raise Http404(f'"{kind}" is not a kind of list. The kinds are: {", ".join(ListKind.values)}.')
+    return found, snapshot_current(
+        release=found, kind=kind, version=int(version) if version.isdigit() else None
+    )
+
+
+def list_payload(snapshot: ListSnapshot, result: RowsResult) -> dict[str, Any]:
+    """The JSON download and the API answer: the list's identity plus the rows of the page."""
+    return {
+        "release": snapshot.release.name,
+        "kind": snapshot.kind,
+        "title": snapshot.label or snapshot.release.name,
+        "version": snapshot.version,
+        "status": snapshot.status,
+        "published_at": snapshot.published_at.isoformat() if snapshot.published_at else None,
+        "correction_reason": snapshot.correction_reason,
+        "custom_weights": {"bw": result.weights.bw, "md": result.weights.md} if result.weights else None,
+        "count": len(result.rows),
+        "rows": result.rows,
+    }

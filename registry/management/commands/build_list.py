@@ -1,0 +1,59 @@
+"""python manage.py build_list RELEASE KIND [--publish --reason TEXT]
+
+Builds the draft of one list from the current data (one entry per storage system for ranked kinds)
+and prints it. Publishing is the committee's decision; --publish freezes the draft right away.
+"""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from registry.models import ListKind
+from registry.selectors import release_get
+from registry.services import ListBuildError, ListPublishError, list_build, list_publish
+
+
+class Command(BaseCommand):
+    help = (
+        "Build the draft of one list (e.g. build_list isc24 research) from the submissions in the registry."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("release", help="Release name or slug, e.g. ISC24 or isc24.")
+        parser.add_argument("kind", help=f"List kind: {', '.join(ListKind.values)}.")
+        parser.add_argument("--publish", action="store_true", help="Freeze the draft as the published list.")
+        parser.add_argument("--reason", default="", help="Why a published list is being corrected.")
+        parser.add_argument("--limit", type=int, default=20, help="How many entries to print (0: all).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        release = release_get(slug=options["release"])
+        if release is None:
+            raise CommandError(
+                f'There is no release "{options["release"]}". Run import_io500 first, or check the name.'
+            )
+        try:
+            snapshot = list_build(release=release, kind=options["kind"])
+            if options["publish"]:
+                snapshot = list_publish(snapshot=snapshot, reason=options["reason"])
+        except (ListBuildError, ListPublishError) as error:
+            raise CommandError(str(error)) from error
+
+        entries = list(
+            snapshot.entries.select_related("submission__storage_system__institution").order_by("rank")
+        )
+        self.stdout.write(
+            f"{release.name} {ListKind(snapshot.kind).label} list, version {snapshot.version} "
+            f"({snapshot.get_status_display().lower()}): {len(entries)} entries."
+        )
+        shown = entries if options["limit"] == 0 else entries[: options["limit"]]
+        for entry in shown:
+            system = entry.submission.storage_system
+            name = f"{system.name} / {system.institution.name} / {system.filesystem_type}" if system else "-"
+            self.stdout.write(
+                f"{entry.rank:>4}  {entry.score:>12.2f}  submission {entry.submission_id:<6} {name}"
+            )
+        if len(shown) < len(entries):
+            self.stdout.write(f"... and {len(entries) - len(shown)} more.")

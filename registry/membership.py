@@ -1,0 +1,124 @@
+"""Which submissions a list of a given kind holds, and in what order. Pure Python, no queries.
+
+The one place the list rules live (io500.org's the_lists.php, see ../shared/specs/registry-features.md):
+
+* historical: everything received up to the release that has a score (SCC runs have their own list);
+* full: valid under the release's rules, i.e. valid and from a release no older than its `rules_from`;
+* ranked kinds: the full list, restricted to the submissions that opted in (10-node lists need no
+  opt-in), one entry per storage
+  system (name + institution + file-system type), the best score winning;
+  ten-node kinds need exactly 10 client nodes, production kinds the committee's production
+  classification, research kinds everything else (the Research list "also contains all valid IO500
+  submissions prior to the creation of the Research List");
+* scc: the Student Cluster Competition runs, which never count for the regular lists;
+* withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
+  on no new list.
+
+Ties are broken deterministically: equal scores rank the earlier release first, then the earlier
+submission (lower id), as io500.org ordered equal scores by insertion. Ranks are 1..n without gaps.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from registry.models import ListKind
+
+TEN_NODE_KINDS = frozenset({ListKind.TEN_NODE, ListKind.TEN_NODE_PRODUCTION, ListKind.TEN_NODE_RESEARCH})
+PRODUCTION_KINDS = frozenset({ListKind.PRODUCTION, ListKind.TEN_NODE_PRODUCTION})
+RESEARCH_KINDS = frozenset({ListKind.RESEARCH, ListKind.TEN_NODE_RESEARCH})
+ONE_PER_SYSTEM_KINDS = frozenset(
+    {
+        ListKind.IO500,
+        ListKind.TEN_NODE,
+        ListKind.PRODUCTION,
+        ListKind.RESEARCH,
+        ListKind.TEN_NODE_PRODUCTION,
+        ListKind.TEN_NODE_RESEARCH,
+        ListKind.SCC,
+    }
+)
+TEN_CLIENT_NODES = 10
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the rules need to know of one submission."""
+
+    submission_id: int
+    storage_system_id: int | None
+    release_date: datetime.date
+    score: float | None
+    bw: float | None
+    md: float | None
+    valid: bool | None
+    client_nodes: int | None
+    opted_in: bool = True
+    production: bool = False
+    scc: bool = False
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class ListWindow:
+    """The release a list is built for: its date and the oldest release its rules still accept."""
+
+    release_date: datetime.date
+    rules_from_date: datetime.date
+
+
+@dataclass(frozen=True)
+class RankedCandidate:
+    rank: int
+    candidate: Candidate
+
+
+def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
+    if candidate.score is None or candidate.withdrawn or candidate.release_date > window.release_date:
+        return False
+    if kind == ListKind.SCC:
+        return candidate.scc and candidate.valid is True and candidate.release_date >= window.rules_from_date
+    if candidate.scc:
+        return False
+    if kind == ListKind.HISTORICAL:
+        return True
+    if candidate.valid is not True or candidate.release_date < window.rules_from_date:
+        return False
+    if kind == ListKind.FULL:
+        return True
+    if candidate.score <= 0:
+        return False
+    # The opt-in (io500.org's include_in_io500) is for the main ranked lists: its 10-node lists hold
+    # opted-out entries with exactly ten nodes too (13 of ISC21's 55).
+    if not candidate.opted_in and kind not in TEN_NODE_KINDS:
+        return False
+    if kind in TEN_NODE_KINDS and candidate.client_nodes != TEN_CLIENT_NODES:
+        return False
+    if kind in PRODUCTION_KINDS:
+        return candidate.production
+    if kind in RESEARCH_KINDS:
+        return not candidate.production
+    return kind in (ListKind.IO500, ListKind.TEN_NODE)
+
+
+def order_key(candidate: Candidate) -> tuple[float, datetime.date, int]:
+    return (-(candidate.score or 0.0), candidate.release_date, candidate.submission_id)
+
+
+def rank_candidates(kind: str, candidates: list[Candidate], window: ListWindow) -> list[RankedCandidate]:
+    members = sorted((c for c in candidates if qualifies(kind, c, window)), key=order_key)
+    if kind in ONE_PER_SYSTEM_KINDS:
+        seen: set[int] = set()
+        best: list[Candidate] = []
+        for candidate in members:
+            # A submission without a storage system is its own identity.
+            if candidate.storage_system_id is not None:
+                if candidate.storage_system_id in seen:
+                    continue
+                seen.add(candidate.storage_system_id)
+            best.append(candidate)
+        members = best
+    return [
+        RankedCandidate(rank=index, candidate=candidate) for index, candidate in enumerate(members, start=1)
+    ]

@@ -1,0 +1,347 @@
+#include "mdtest_engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pattern.h"
+#include "report.h"
+#include "runner.h"
+#include "stonewall.h"
+#include "timeline.h"
+#include "topology.h"
+#include "util.h"
+
+/* The mdtest operation numbers of the CSV layout (mdtest_test_num_t). */
+enum { OP_DIR_CREATE, OP_DIR_STAT, OP_DIR_READ, OP_DIR_RENAME, OP_DIR_REMOVE, OP_FILE_CREATE, OP_FILE_STAT,
+       OP_FILE_READ, OP_FILE_REMOVE, OP_TREE_CREATE, OP_TREE_REMOVE, OP_COUNT };
+
+static const char *op_names[OP_COUNT] = {"Directory creation", "Directory stat", "Directory read",
+                                         "Directory rename", "Directory removal", "File creation",
+                                         "File stat", "File read", "File removal", "Tree creation",
+                                         "Tree removal"};
+
+typedef struct {
+  double time[OP_COUNT];                /* t_end (after the barrier) - t_start */
+  double time_before_barrier[OP_COUNT]; /* per-rank duration, for the CSV */
+  double items[OP_COUNT];
+} md_rank_t;
+
+static int file_op_index(md_op_t op) {
+  switch (op) {
+    case MD_CREATE: return OP_FILE_CREATE;
+    case MD_STAT: return OP_FILE_STAT;
+    case MD_READ: return OP_FILE_READ;
+    case MD_REMOVE: return OP_FILE_REMOVE;
+  }
+  return OP_FILE_CREATE;
+}
+
+/* Which rank's files this rank touches and in which tree, with mdtest's -N shift per phase. */
+static void target_of(const md_job_t *job, int *name_rank, int *tree_rank) {
+  int stride = mdtest_stride(1);
+  int step = job->op == MD_CREATE ? 0 : job->op == MD_STAT ? 1 : job->op == MD_READ ? 2 : 3;
+  *name_rank = (run.rank + step * stride) % run.size;
+  *tree_rank = (run.rank + (step + 1) * stride) % run.size;
+}
+
+static void tree_path(const md_job_t *job, int tree_rank, char *out) {
+  if (job->unique_dir) {
+    path_join(out, "%s/test-dir.0-0/mdtest_tree.%d.0", job->dir, tree_rank);
+  } else {
+    path_join(out, "%s/test-dir.0-0/mdtest_tree.0", job->dir);
+  }
+}
+
+/* One item; returns the number of errors (0 or 1). */
+static int do_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
+  char path[PATH_MAX];
+  path_join(path, "%s/file.mdtest.%d.%llu", dir, name_rank, (unsigned long long)i);
+  switch (job->op) {
+    case MD_CREATE: {
+      int fd = open(path, O_CREAT | O_WRONLY, 0664);
+      if (fd < 0) {
+        return 1;
+      }
+      int err = 0;
+      if (job->file_bytes > 0 && pwrite(fd, buf, job->file_bytes, 0) != (ssize_t)job->file_bytes) {
+        err = 1;
+      }
+      if (close(fd) != 0) {
+        err = 1;
+      }
+      return err;
+    }
+    case MD_STAT: {
+      struct stat sb;
+      return stat(path, &sb) != 0;
+    }
+    case MD_READ: {
+      int fd = open(path, O_RDONLY);
+      if (fd < 0) {
+        return 1;
+      }
+      int err = 0;
+      if (job->file_bytes > 0) {
+        buf[0] = (char)~buf[0]; /* a stale buffer must never pass verification */
+        if (pread(fd, buf, job->file_bytes, 0) != (ssize_t)job->file_bytes) {
+          err = 1;
+        } else if (job->verify) {
+          /* mdtest verifies against the writer (rank + 2 * stride), which is name_rank here. */
+          err = pattern_verify(buf, job->file_bytes, job->seed, name_rank);
+        }
+      }
+      close(fd);
+      return err;
+    }
+    case MD_REMOVE:
+      return unlink(path) != 0;
+  }
+  return 1;
+}
+
+static void prepare_trees(const md_job_t *job, md_rank_t *me) {
+  char path[PATH_MAX];
+  if (run.rank == 0) {
+    path_join(path, "%s/test-dir.0-0", job->dir);
+    if (mkdir_recursive(path, 0775) != 0) {
+      die("cannot create the directory %s: %s", path, strerror(errno));
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now();
+  if (job->unique_dir) {
+    tree_path(job, run.rank, path);
+    if (mkdir(path, 0775) != 0 && errno != EEXIST) {
+      die("cannot create the directory %s: %s", path, strerror(errno));
+    }
+  } else if (run.rank == 0) {
+    tree_path(job, 0, path);
+    if (mkdir(path, 0775) != 0 && errno != EEXIST) {
+      die("cannot create the directory %s: %s", path, strerror(errno));
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  me->time[OP_TREE_CREATE] = me->time_before_barrier[OP_TREE_CREATE] = now() - t0;
+  me->items[OP_TREE_CREATE] = 1;
+}
+
+void md_remove_trees(const md_job_t *job) {
+  char path[PATH_MAX];
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (job->unique_dir) {
+    tree_path(job, run.rank, path);
+    rmdir(path);
+  } else if (run.rank == 0) {
+    tree_path(job, 0, path);
+    rmdir(path);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (run.rank == 0) {
+    path_join(path, "%s/test-dir.0-0", job->dir);
+    rmdir(path);
+  }
+}
+
+static void write_csv(const md_job_t *job, const md_rank_t *me, const md_rank_t *agg, uint64_t items_rank0) {
+  md_rank_t *all = run.rank == 0 ? xmalloc(sizeof(md_rank_t) * (size_t)run.size) : NULL;
+  MPI_Gather(me, sizeof(md_rank_t), MPI_BYTE, all, sizeof(md_rank_t), MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (run.rank != 0) {
+    return;
+  }
+  char name[256];
+  snprintf(name, sizeof(name), "%s.csv", job->phase);
+  FILE *f = open_result_file(name);
+  fprintf(f, "rank,items");
+  for (int e = 0; e < OP_COUNT; e++) {
+    fprintf(f, ",rate-%s,time-%s", op_names[e], op_names[e]);
+  }
+  fprintf(f, "\nall,%llu", (unsigned long long)items_rank0);
+  for (int e = 0; e < OP_COUNT; e++) {
+    if (agg->items[e] == 0) {
+      fprintf(f, ",,");
+    } else {
+      fprintf(f, ",%.10e,%.10e", agg->items[e] / agg->time[e], agg->time[e]);
+    }
+  }
+  fprintf(f, "\n");
+  /* mdtest writes the per-rank rows without the two tree columns and with an empty items field. */
+  for (int r = 0; r < run.size; r++) {
+    fprintf(f, "%d,", r);
+    for (int e = 0; e < OP_TREE_CREATE; e++) {
+      if (all[r].items[e] == 0) {
+        fprintf(f, ",,");
+      } else {
+        fprintf(f, ",%.10e,%.10e", all[r].items[e] / all[r].time_before_barrier[e], all[r].time_before_barrier[e]);
+      }
+    }
+    fprintf(f, "\n");
+  }
+  fclose(f);
+  free(all);
+}
+
+static void write_log(const md_job_t *job, const md_rank_t *agg, const char *started, long long sw_min,
+                      long long sw_max, double sw_avg, bool sw_hit, int errors) {
+  char name[256];
+  snprintf(name, sizeof(name), "%s.txt", job->phase);
+  FILE *f = open_result_file(name);
+  char finished[64];
+  format_local_time(finished, sizeof(finished), "%m/%d/%Y %H:%M:%S");
+  fprintf(f, "-- started at %s --\n\n", started);
+  fprintf(f, "%s (mdtest-compatible) was launched with %d total task(s) on %d node(s)\n", RUNNER_VERSION, run.size,
+          run.nodes);
+  fprintf(f, "Command line used: %s\n", job->exe);
+  fprintf(f, "Path                : %s\n", job->dir);
+  fprintf(f, "Shifting ranks by %d for each phase.\n", mdtest_stride(1));
+  fprintf(f, "%d tasks, %llu files\n", run.size, (unsigned long long)job->n * (unsigned long long)run.size);
+  if (sw_hit) {
+    fprintf(f, "Continue stonewall hit min: %lld max: %lld avg: %.1f \n", sw_min, sw_max, sw_avg);
+  }
+  if (errors) {
+    fprintf(f, "\nERROR: %d operations failed or returned wrong data (see the registry verification)\n", errors);
+  }
+  for (int table = 0; table < 2; table++) {
+    fprintf(f, table == 0 ? "\n\nSUMMARY rate (in ops/sec): (of 1 iterations)\n" : "\nSUMMARY time (in ms/op): (of 1 iterations)\n");
+    fprintf(f, "   Operation                     Max            Min           Mean        Std Dev\n");
+    fprintf(f, "   ---------                     ---            ---           ----        -------\n");
+    for (int e = OP_FILE_CREATE; e < OP_COUNT; e++) {
+      double v = 0;
+      if (agg->items[e] > 0) {
+        v = table == 0 ? agg->items[e] / agg->time[e] : agg->time[e];
+      }
+      if (e < OP_TREE_CREATE) {
+        fprintf(f, "   %-18s     %14.3f %14.3f %14.3f %14.3f\n", op_names[e], v, v, v, 0.0);
+      } else {
+        fprintf(f, "   %-22s %14.3f %14.3f %14.3f %14.3f\n", op_names[e], v, v, v, 0.0);
+      }
+    }
+  }
+  fprintf(f, "-- finished at %s --\n\n", finished);
+  fclose(f);
+}
+
+md_result_t md_run_job(const md_job_t *job) {
+  md_result_t res = {0};
+  md_rank_t me;
+  memset(&me, 0, sizeof(me));
+  char started[64];
+  format_local_time(started, sizeof(started), "%m/%d/%Y %H:%M:%S");
+  int op = file_op_index(job->op);
+
+  uint64_t items = job->n;
+  if (job->op != MD_CREATE) {
+    int64_t stored = stonewall_load(job->stonewall_file);
+    if (stored < 0) {
+      if (run.rank == 0) {
+        report_invalid_phase("The stonewall status file %s/%s is missing, so the create phase did not complete; "
+                             "%s cannot know how many files to process.", run.resdir, job->stonewall_file,
+                             job->phase);
+      }
+      res.failed = true;
+      return res;
+    }
+    items = (uint64_t)stored;
+  }
+  if (job->op == MD_CREATE) {
+    prepare_trees(job, &me);
+  }
+
+  int name_rank, tree_rank;
+  target_of(job, &name_rank, &tree_rank);
+  char dir[PATH_MAX];
+  tree_path(job, tree_rank, dir);
+
+  char *buf = NULL;
+  if (job->file_bytes > 0) {
+    buf = xmalloc(job->file_bytes);
+    /* The create buffer carries this rank's pattern; the read buffer is overwritten by each read. */
+    pattern_fill(buf, job->file_bytes, job->seed, run.rank);
+  }
+
+  int errors = 0;
+  timeline_t tl;
+  MPI_Barrier(MPI_COMM_WORLD); /* file_test entry */
+  MPI_Barrier(MPI_COMM_WORLD); /* phase_prepare */
+  double t_start = now();
+  double stonewall_start = t_start;
+  if (job->unique_dir && job->op == MD_CREATE) {
+    /* unique_dir_access(MK_UNI_DIR) has a barrier; without -t the clock restarts after it. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    t_start = now();
+  }
+  timeline_start(&tl, t_start, job->deadline);
+
+  uint64_t done = 0;
+  bool hit_possible = job->op == MD_CREATE && job->deadline > 0;
+  for (uint64_t i = 0; i < items; i++) {
+    errors += do_item(job, dir, name_rank, i, buf);
+    double t = now();
+    timeline_add(&tl, t, 1);
+    done = i + 1;
+    if (hit_possible && (t - stonewall_start) > job->deadline) {
+      break;
+    }
+  }
+
+  long long sw_min = 0, sw_max = 0, sw_sum = 0;
+  bool sw_hit = false;
+  if (hit_possible) {
+    /* updateStoneWallIterations: agree on the maximum, the laggards continue to it. */
+    long long mine = (long long)done;
+    MPI_Allreduce(&mine, &sw_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    double stonewall_time = now() - t_start;
+    MPI_Reduce(&mine, &sw_min, 1, MPI_LONG_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&mine, &sw_sum, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (run.rank == 0) {
+      res.rate_stonewall = stonewall_time > 0 ? (double)sw_sum / stonewall_time / 1000.0 : 0;
+      sw_hit = (long long)items != sw_sum / run.size;
+    }
+    for (uint64_t i = done; i < (uint64_t)sw_max; i++) {
+      errors += do_item(job, dir, name_rank, i, buf);
+      timeline_add(&tl, now(), 1);
+    }
+    items = (uint64_t)sw_max;
+  }
+  if (job->op == MD_CREATE) {
+    stonewall_store(job->stonewall_file, items);
+  }
+  double t_before_barrier = now();
+  timeline_end(&tl, t_before_barrier);
+  if (job->sync) {
+    /* -Y: mdtest's POSIX backend runs the sync command on every rank inside the timed region. */
+    sync();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t_end = now();
+  me.time[op] = t_end - t_start;
+  me.time_before_barrier[op] = t_before_barrier - t_start;
+  me.items[op] = (double)items;
+
+  md_rank_t agg;
+  memset(&agg, 0, sizeof(agg));
+  for (int e = 0; e < OP_COUNT; e++) {
+    /* summarize_results: items are summed, the time is the slowest rank's. */
+    MPI_Reduce(&me.items[e], &agg.items[e], 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&me.time[e], &agg.time[e], 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  }
+  MPI_Allreduce(&errors, &res.errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  res.items_per_rank = items;
+  if (run.rank == 0) {
+    res.rate = agg.items[op] > 0 ? agg.items[op] / agg.time[op] : 0;
+    write_log(job, &agg, started, sw_min, sw_max, (double)sw_sum / run.size, sw_hit, res.errors);
+  }
+  write_csv(job, &me, &agg, items);
+  timeline_write(&tl, job->phase);
+  timeline_free(&tl);
+  free(buf);
+  if (job->op == MD_REMOVE) {
+    md_remove_trees(job);
+  }
+  return res;
+}

@@ -1,0 +1,187 @@
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "io500-runner: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  fflush(stderr);
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) {
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  exit(2);
+}
+
+void die_all(const char *fmt, ...) {
+  int initialized = 0;
+  int rank = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  }
+  if (rank == 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "io500-runner: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    fflush(stderr);
+  }
+  if (initialized) {
+    /* Every rank reached the same decision, so a clean shutdown keeps mpirun's noise away. */
+    MPI_Finalize();
+  }
+  exit(2);
+}
+
+void *xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) {
+    die("out of memory while allocating %zu bytes", size);
+  }
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) {
+    die("out of memory while allocating %zu x %zu bytes", count, size);
+  }
+  return p;
+}
+
+void *xrealloc(void *ptr, size_t size) {
+  void *p = realloc(ptr, size ? size : 1);
+  if (!p) {
+    die("out of memory while growing a buffer to %zu bytes", size);
+  }
+  return p;
+}
+
+char *xstrdup(const char *s) {
+  size_t len = strlen(s);
+  char *p = xmalloc(len + 1);
+  memcpy(p, s, len + 1);
+  return p;
+}
+
+void path_join(char *out, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(out, PATH_MAX, fmt, ap);
+  va_end(ap);
+  if (n < 0 || n >= PATH_MAX) {
+    die("a path built from the configuration is longer than %d characters; use shorter datadir/resultdir",
+        PATH_MAX);
+  }
+}
+
+int mkdir_recursive(const char *dir, unsigned mode) {
+  char buf[PATH_MAX];
+  size_t len = strlen(dir);
+  if (len == 0 || len >= sizeof(buf)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(buf, dir, len + 1);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') {
+      continue;
+    }
+    *p = '\0';
+    if (mkdir(buf, mode) != 0 && errno != EEXIST) {
+      return -1;
+    }
+    *p = '/';
+  }
+  if (mkdir(buf, mode) != 0 && errno != EEXIST) {
+    return -1;
+  }
+  return 0;
+}
+
+bool parse_size(const char *text, uint64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno != 0 || end == text || text[0] == '-') {
+    return false;
+  }
+  uint64_t mult = 1;
+  switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': mult = 1ULL << 10; end++; break;
+    case 'm': case 'M': mult = 1ULL << 20; end++; break;
+    case 'g': case 'G': mult = 1ULL << 30; end++; break;
+    case 't': case 'T': mult = 1ULL << 40; end++; break;
+    case 'p': case 'P': mult = 1ULL << 50; end++; break;
+    default: return false;
+  }
+  if (*end != '\0' || (value != 0 && mult > UINT64_MAX / value)) {
+    return false;
+  }
+  *out = (uint64_t)value * mult;
+  return true;
+}
+
+void format_local_time(char *out, size_t len, const char *strftime_fmt) {
+  time_t t = time(NULL);
+  struct tm tm_info;
+  localtime_r(&t, &tm_info);
+  strftime(out, len, strftime_fmt, &tm_info);
+}
+
+double now(void) { return MPI_Wtime(); }
+
+long peak_rss_kib(void) {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) {
+    return -1;
+  }
+  return usage.ru_maxrss;
+}
+
+char *read_text_file(const char *path, size_t *len_out) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  size_t cap = 4096;
+  size_t len = 0;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (len + 1 < cap) {
+      if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      break;
+    }
+    cap *= 2;
+    buf = xrealloc(buf, cap);
+  }
+  fclose(f);
+  buf[len] = '\0';
+  if (len_out) {
+    *len_out = len;
+  }
+  return buf;
+}

@@ -1,0 +1,110 @@
+"""The token API for uploads and their outcome. Parses input, calls a service or selector, answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView, ListAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from submissions.models import Submission
+from submissions.permissions import authenticated_user
+from submissions.selectors import submission_get_visible, submission_list_for_user
+from submissions.serializers import (
+    SubmissionCreatedSerializer,
+    SubmissionCreateSerializer,
+    SubmissionDetailSerializer,
+    SubmissionSummarySerializer,
+)
+from submissions.services import DuplicateArchive, submission_create
+
+_ERROR = inline_serializer(
+    name="SubmissionError",
+    fields={"detail": serializers.CharField(help_text="What went wrong, in words a submitter understands.")},
+)
+
+
+def _validation_body(exc: DjangoValidationError) -> dict[str, Any]:
+    if hasattr(exc, "error_dict"):
+        return {"system": exc.message_dict}
+    return {"detail": " ".join(exc.messages)}
+
+
+class SubmissionPagination(PageNumberPagination):
+    page_size = 50
+    max_page_size = 200
+    page_size_query_param = "page_size"
+
+
+class SubmissionListCreateApi(ListAPIView[Submission]):
+    """List your own submissions, or upload a new result archive."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+    serializer_class = SubmissionSummarySerializer
+    pagination_class = SubmissionPagination
+
+    queryset = Submission.objects.none()  # for the schema; requests use the selector
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return submission_list_for_user(user=authenticated_user(self.request.user))
+
+    @extend_schema(
+        summary="Upload a result archive",
+        request={"multipart/form-data": SubmissionCreateSerializer},
+        responses={
+            202: OpenApiResponse(SubmissionCreatedSerializer, description="Stored; verification is queued."),
+            200: OpenApiResponse(
+                SubmissionCreatedSerializer,
+                description="You uploaded these exact bytes before: that submission.",
+            ),
+            400: OpenApiResponse(_ERROR, description="The upload or the system description is not valid."),
+            409: OpenApiResponse(
+                _ERROR, description="These exact bytes were submitted from another account."
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        form = SubmissionCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        extra = {kind: data[field] for field, kind in _EXTRA_FIELDS.items() if data.get(field) is not None}
+        try:
+            submission, created = submission_create(
+                submitter=authenticated_user(request.user),
+                archive=data["archive"],
+                original_name=data["archive"].name or "archive",
+                system=data.get("system"),
+                release=data.get("release"),
+                ten_node=data.get("ten_node", False),
+                extra_files=extra,
+            )
+        except DuplicateArchive as exc:
+            return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_409_CONFLICT)
+        except DjangoValidationError as exc:
+            return Response(_validation_body(exc), status=status.HTTP_400_BAD_REQUEST)
+        body = SubmissionCreatedSerializer(submission, context={"request": request}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+
+
+_EXTRA_FIELDS = {"job_script": "job-script", "job_output": "job-output"}
+
+
+class SubmissionDetailApi(GenericAPIView[Submission]):
+    """One submission: its status while it is verified, then its scores, phases and findings."""
+
+    permission_classes = [AllowAny]
+    serializer_class = SubmissionDetailSerializer
+
+    def get(self, request: Request, pk: int) -> Response:
+        submission = submission_get_visible(user=request.user, pk=pk)
+        return Response(SubmissionDetailSerializer(submission, context={"request": request}).data)

@@ -1,0 +1,115 @@
+"""The upload form: the archive, the system description fields and the job files IO500 asks for.
+
+The form only collects and parses input; the system description is validated by the same code the
+API uses (`system_description_clean`, called by the service), so both give the same messages.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from registry.models import Release
+from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
+
+REQUIRED_SYSTEM_FIELDS = (
+    "system_name",
+    "institution_name",
+    "filesystem_type",
+    "client_nodes",
+    "procs_per_node",
+)
+ARCHIVE_EXTENSIONS = ".tar,.tgz,.tar.gz,.tbz2,.tar.bz2,.txz,.tar.xz,.zip"
+
+
+def open_releases() -> Any:
+    today = timezone.localdate()
+    return Release.objects.filter(submission_deadline__gte=today) | Release.objects.filter(
+        submission_deadline__isnull=True, publication_date__gte=today
+    )
+
+
+class SubmissionUploadForm(forms.Form):
+    archive = forms.FileField(
+        label="Result archive",
+        help_text="The whole result folder of the run as .tar.gz, .tar.bz2, .tar.xz, .tar or .zip.",
+        widget=forms.ClearableFileInput(attrs={"accept": ARCHIVE_EXTENSIONS}),
+    )
+    job_script = forms.FileField(label="Job script", required=False, help_text="The script that ran io500.")
+    job_output = forms.FileField(
+        label="Job output", required=False, help_text="The job's standard output and error (one file)."
+    )
+    release = forms.ModelChoiceField(
+        queryset=Release.objects.none(),
+        required=False,
+        to_field_name="slug",
+        empty_label="No release yet",
+        help_text="The list release this result is submitted to (only releases open for submissions).",
+    )
+    ten_node = forms.BooleanField(
+        label="Submit to the 10 client-node lists",
+        required=False,
+        help_text="The run used exactly 10 client nodes.",
+    )
+    system_json = forms.CharField(
+        label="Full system description (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=(
+            "A JSON object, e.g. the output of the IO500 system-information tool; the fields above win."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        release_field = self.fields["release"]
+        assert isinstance(release_field, forms.ModelChoiceField)
+        release_field.queryset = open_releases()
+        # The questionnaire fields, in the order IO500 asks for them; labels come from the validator.
+        for name, label in TEXT_FIELDS.items():
+            self.fields[name] = forms.CharField(
+                label=label.capitalize(), required=name in REQUIRED_SYSTEM_FIELDS, max_length=255
+            )
+        for name, label in COUNT_FIELDS.items():
+            self.fields[name] = forms.IntegerField(
+                label=label.capitalize(), required=name in REQUIRED_SYSTEM_FIELDS, min_value=0
+            )
+        self.fields[NETWORK_FIELD] = forms.CharField(
+            label="Client network bandwidth per node",
+            required=False,
+            help_text='In Gbit/s, e.g. "100" or "200 Gbit/s".',
+        )
+
+    def clean_system_json(self) -> dict[str, Any]:
+        text = self.cleaned_data.get("system_json", "").strip()
+        if not text:
+            return {}
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(f"This is not valid JSON (line {exc.lineno}: {exc.msg}).") from exc
+        if not isinstance(data, dict):
+            raise forms.ValidationError("The full system description must be a JSON object.")
+        return data
+
+    def system_data(self) -> dict[str, Any]:
+        """The full JSON given, overlaid with the fields filled in on the form."""
+        data: dict[str, Any] = dict(self.cleaned_data.get("system_json") or {})
+        for name in (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD):
+            value = self.cleaned_data.get(name)
+            if value not in (None, ""):
+                data[name] = value
+        return data
+
+    def extra_files(self) -> dict[str, Any]:
+        files = {
+            "job-script": self.cleaned_data.get("job_script"),
+            "job-output": self.cleaned_data.get("job_output"),
+        }
+        return {kind: file for kind, file in files.items() if file}
+
+    def system_field_names(self) -> list[str]:
+        return [*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD]

@@ -1,0 +1,169 @@
+"""The database side of an ingest: turn the scoring engine's verdicts into rows, atomically.
+
+Each store replaces everything an earlier attempt wrote for the submission (results, phases,
+findings) under a row lock, so a retried or duplicated task never leaves duplicates behind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
+from scoring.model import Finding as ScoringFinding
+from submissions.models import Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.system_checks import DeclaredSystem, system_findings
+
+_PATH_MAX = 1024
+_EXTRA_PHASE_ORDER = 100
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _rank_row(row: RankRow) -> dict[str, float]:
+    # Keys without a value are left out: IOR rows have no item count, and big runs have many rows.
+    values = {"time_s": _finite(row.time_s), "rate": _finite(row.rate), "items": _finite(row.items)}
+    return {"rank": row.rank, **{key: value for key, value in values.items() if value is not None}}
+
+
+def _phase_row(result: Result, phase: Phase) -> PhaseResult:
+    order = PHASE_ORDER.index(phase.name) if phase.name in PHASE_ORDER else _EXTRA_PHASE_ORDER
+    return PhaseResult(
+        result=result,
+        name=phase.name,
+        order=order,
+        value=_finite(phase.value),
+        unit=phase.unit,
+        time_s=_finite(phase.time_s),
+        scored=phase.scored,
+        invalid_marker=phase.invalid_marker,
+        command=phase.command or "",
+        values=dict(phase.values),
+        ranks=[_rank_row(row) for row in phase.ranks],
+        timeline=[[bin_.rank, bin_.second, _finite(bin_.amount)] for bin_ in phase.timeline],
+    )
+
+
+def _declared(submission: Submission) -> DeclaredSystem | None:
+    description = SystemDescription.objects.filter(submission=submission).first()
+    if description is None:
+        return None
+    return DeclaredSystem(description.client_nodes, description.client_network_gbps)
+
+
+def _rank_key(item: tuple[Verification, list[ScoringFinding]]) -> tuple[bool, float, str]:
+    verification, extra = item
+    valid = verification.valid and not any(f.severity is Severity.ERROR for f in extra)
+    score = _finite(verification.computed.score)
+    return (valid, score if score is not None else -math.inf, verification.result.path)
+
+
+def _error_summary(findings: Sequence[ScoringFinding]) -> str:
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if not errors:
+        return ""
+    more = f" ({len(errors) - 1} more rule(s) broken, see the findings)" if len(errors) > 1 else ""
+    return f"The result is not valid: {errors[0].message}{more}"
+
+
+def _create_result(
+    submission: Submission, verification: Verification, extra: list[ScoringFinding], primary: bool
+) -> list[ScoringFinding]:
+    run = verification.result
+    claimed = run.claimed
+    findings = [*verification.findings, *extra]
+    result = Result.objects.create(
+        submission=submission,
+        path=run.path[:_PATH_MAX],
+        is_primary=primary,
+        era=run.era.value,
+        version=run.version,
+        mode=run.mode or "",
+        procs=run.procs,
+        nodes=run.nodes,
+        timestamp=run.timestamp or "",
+        claimed_bw=_finite(claimed.bw) if claimed else None,
+        claimed_md=_finite(claimed.md) if claimed else None,
+        claimed_score=_finite(claimed.score) if claimed else None,
+        computed_bw=_finite(verification.computed.bw),
+        computed_md=_finite(verification.computed.md),
+        computed_score=_finite(verification.computed.score),
+        score_matches=verification.score_matches,
+        valid=not any(f.severity is Severity.ERROR for f in findings),
+        config=run.config,
+        files=list(run.files),
+    )
+    phases = [*run.phases.values(), *run.extra_phases.values()]
+    PhaseResult.objects.bulk_create([_phase_row(result, phase) for phase in phases])
+    Finding.objects.bulk_create(
+        [
+            Finding(
+                submission=submission,
+                result=result,
+                code=f.code,
+                severity=f.severity.value,
+                phase=f.phase or "",
+                message=f.message,
+            )
+            for f in findings
+        ]
+    )
+    return findings
+
+
+def _clear(submission: Submission) -> None:
+    # Results cascade to their phases and findings; submission-level findings go explicitly.
+    Finding.objects.filter(submission=submission).delete()
+    Result.objects.filter(submission=submission).delete()
+
+
+def ingest_store_verifications(*, submission_id: int, verifications: Sequence[Verification]) -> Submission:
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().get(pk=submission_id)
+        _clear(submission)
+        declared = _declared(submission)
+        ranked = sorted(
+            ((v, system_findings(v.result, declared, ten_node=submission.ten_node)) for v in verifications),
+            key=_rank_key,
+            reverse=True,
+        )
+        primary_findings: list[ScoringFinding] = []
+        for index, (verification, extra) in enumerate(ranked):
+            findings = _create_result(submission, verification, extra, primary=index == 0)
+            if index == 0:
+                primary_findings = findings
+        primary = ranked[0][0]
+        error = _error_summary(primary_findings)
+        submission.status = Submission.Status.INVALID if error else Submission.Status.VERIFIED
+        submission.error = error
+        submission.valid = not error
+        submission.score = _finite(primary.computed.score)
+        submission.bw = _finite(primary.computed.bw)
+        submission.md = _finite(primary.computed.md)
+        submission.progress = 100
+        submission.attempts = 0
+        submission.save()
+        return submission
+
+
+def ingest_store_rejection(*, submission_id: int, reason: str) -> Submission:
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().get(pk=submission_id)
+        _clear(submission)
+        Finding.objects.create(
+            submission=submission, code="archive-rejected", severity=Finding.Severity.ERROR, message=reason
+        )
+        submission.status = Submission.Status.REJECTED
+        submission.error = reason
+        submission.valid = False
+        if submission.source == Submission.Source.UPLOAD:
+            # Imported history keeps its published values; an upload has nothing verified to show.
+            submission.score = submission.bw = submission.md = None
+        submission.progress = 100
+        submission.attempts = 0
+        submission.save()
+        return submission

@@ -1,0 +1,94 @@
+"""Reads of submissions. Who may see what is decided here, and only here, so the rule can grow
+(embargoes, committee review) without touching views or the API.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+
+from submissions.models import Archive, Finding, PhaseResult, Result, Submission, SystemDescription
+
+COMMITTEE_PERMISSION = "submissions.view_submission"
+
+_SEVERITY_ORDER: dict[str, int] = {
+    Finding.Severity.ERROR: 0,
+    Finding.Severity.WARNING: 1,
+    Finding.Severity.INFO: 2,
+}
+
+
+def _visible_filter(user: User | AnonymousUser) -> Q | None:
+    """None means everything; otherwise the rows this user may see."""
+    if user.is_authenticated and user.has_perm(COMMITTEE_PERMISSION):
+        return None
+    # Imported history was published on io500.org long ago: public.
+    public = Q(source=Submission.Source.IMPORT)
+    if user.is_authenticated:
+        return public | Q(submitter_id=user.pk)
+    return public
+
+
+def submission_visible_queryset(*, user: User | AnonymousUser) -> QuerySet[Submission]:
+    rows = Submission.objects.all()
+    condition = _visible_filter(user)
+    return rows if condition is None else rows.filter(condition)
+
+
+def submission_get_visible(*, user: User | AnonymousUser, pk: int) -> Submission:
+    """The submission with everything its page shows; Http404 if it does not exist or is not visible."""
+    # Per-rank rows and timelines can be megabytes of JSON per phase; no page or API answer shows them.
+    phases = Prefetch(
+        "phases", queryset=PhaseResult.objects.defer("ranks", "timeline").order_by("order", "name")
+    )
+    results = Prefetch("results", queryset=Result.objects.prefetch_related(phases))
+    rows = (
+        submission_visible_queryset(user=user)
+        .select_related("release", "storage_system__institution", "submitter", "system")
+        .prefetch_related(results, "findings", Prefetch("archives", queryset=Archive.objects.order_by("id")))
+    )
+    submission = rows.filter(pk=pk).first()
+    if submission is None:
+        raise Http404("No such submission.")
+    return submission
+
+
+def submission_get_status(*, user: User | AnonymousUser, pk: int) -> Submission:
+    """Only the row, for the frequent status polls."""
+    submission = submission_visible_queryset(user=user).filter(pk=pk).first()
+    if submission is None:
+        raise Http404("No such submission.")
+    return submission
+
+
+def submission_list_for_user(*, user: User) -> QuerySet[Submission]:
+    """The user's own uploads, newest first."""
+    return (
+        Submission.objects.filter(submitter=user)
+        .select_related("release", "storage_system")
+        .prefetch_related("archives")
+        .order_by("-created_at", "-id")
+    )
+
+
+def submission_primary_result(*, submission: Submission) -> Result | None:
+    """The run the submission is ranked by (uses prefetched results when present)."""
+    return next((r for r in submission.results.all() if r.is_primary), None)
+
+
+def submission_findings_ordered(*, submission: Submission) -> list[Finding]:
+    """Errors first, then warnings, then notes; in the order found within each."""
+    return sorted(submission.findings.all(), key=lambda f: (_SEVERITY_ORDER.get(f.severity, 3), f.pk))
+
+
+def submission_system_description(*, submission: Submission) -> SystemDescription | None:
+    """The questionnaire, if one was given (uses the select_related row when present)."""
+    try:
+        return submission.system
+    except SystemDescription.DoesNotExist:
+        return None
+
+
+def submission_result_archive(*, submission: Submission) -> Archive | None:
+    return next((a for a in submission.archives.all() if a.kind == Archive.Kind.RESULT), None)

@@ -1,0 +1,184 @@
+"""API shapes. Input serializers only parse; the services decide. Output serializers only read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from registry.models import Release
+from submissions.models import Archive, Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.selectors import (
+    submission_findings_ordered,
+    submission_primary_result,
+    submission_result_archive,
+    submission_system_description,
+)
+
+
+class SubmissionCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    archive = serializers.FileField(
+        help_text="The result folder as .tar, .tar.gz/.tgz, .tar.bz2, .tar.xz or .zip.", allow_empty_file=True
+    )
+    system = serializers.JSONField(
+        required=False,
+        binary=True,
+        help_text=(
+            "The system description as a JSON object string, e.g. "
+            '{"system_name": "Wolf", "institution_name": "Intel", "filesystem_type": "DAOS", '
+            '"client_nodes": 10, "procs_per_node": 32, "client_network_gbps": 100}.'
+        ),
+    )
+    release = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Release.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Slug of the release the submission is for, e.g. isc26.",
+    )
+    ten_node = serializers.BooleanField(
+        required=False, default=False, help_text="For the 10 client-node lists."
+    )
+    job_script = serializers.FileField(required=False, help_text="The job script that ran the benchmark.")
+    job_output = serializers.FileField(required=False, help_text="The job's standard output and error.")
+
+
+class SubmissionCreatedSerializer(serializers.Serializer[Submission]):
+    id = serializers.IntegerField(read_only=True)
+    status = serializers.ChoiceField(choices=Submission.Status.choices, read_only=True)
+    url = serializers.SerializerMethodField(help_text="The API resource to poll for the outcome.")
+    page = serializers.SerializerMethodField(help_text="The submission's web page.")
+
+    def _absolute(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    def get_url(self, obj: Submission) -> str:
+        return self._absolute(reverse("submissions-api:submission-detail", args=[obj.pk]))
+
+    def get_page(self, obj: Submission) -> str:
+        return self._absolute(reverse("submissions:detail", args=[obj.pk]))
+
+
+class SubmissionSummarySerializer(SubmissionCreatedSerializer):
+    progress = serializers.IntegerField(read_only=True)
+    error = serializers.CharField(read_only=True)
+    score = serializers.FloatField(read_only=True, allow_null=True)
+    bw = serializers.FloatField(read_only=True, allow_null=True, help_text="Bandwidth score in GiB/s.")
+    md = serializers.FloatField(read_only=True, allow_null=True, help_text="Metadata score in kIOPS.")
+    valid = serializers.BooleanField(read_only=True, allow_null=True)
+    ten_node = serializers.BooleanField(read_only=True)
+    release = serializers.CharField(
+        source="release.slug", read_only=True, allow_null=True, default=None, help_text="The release's slug."
+    )
+    created_at = serializers.DateTimeField(read_only=True)
+
+
+class FindingSerializer(serializers.ModelSerializer[Finding]):
+    run = serializers.CharField(source="result.path", default=None, read_only=True, allow_null=True)
+
+    class Meta:
+        model = Finding
+        fields = ["code", "severity", "phase", "message", "run"]
+
+
+class PhaseSerializer(serializers.ModelSerializer[PhaseResult]):
+    class Meta:
+        model = PhaseResult
+        fields = ["name", "value", "unit", "time_s", "scored", "invalid_marker", "command"]
+
+
+class ScoreTripleSerializer(serializers.Serializer[dict[str, float | None]]):
+    bw = serializers.FloatField(allow_null=True)
+    md = serializers.FloatField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
+
+
+class ResultSerializer(serializers.ModelSerializer[Result]):
+    claimed = serializers.SerializerMethodField()
+    computed = serializers.SerializerMethodField()
+    phases = PhaseSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Result
+        fields = [
+            "path",
+            "is_primary",
+            "era",
+            "version",
+            "mode",
+            "procs",
+            "nodes",
+            "timestamp",
+            "claimed",
+            "computed",
+            "score_matches",
+            "valid",
+            "phases",
+        ]
+
+    @extend_schema_field(ScoreTripleSerializer)
+    def get_claimed(self, obj: Result) -> dict[str, float | None]:
+        return {"bw": obj.claimed_bw, "md": obj.claimed_md, "score": obj.claimed_score}
+
+    @extend_schema_field(ScoreTripleSerializer)
+    def get_computed(self, obj: Result) -> dict[str, float | None]:
+        return {"bw": obj.computed_bw, "md": obj.computed_md, "score": obj.computed_score}
+
+
+class SystemDescriptionSerializer(serializers.ModelSerializer[SystemDescription]):
+    class Meta:
+        model = SystemDescription
+        exclude = ["id", "submission"]
+
+
+class ArchiveSerializer(serializers.ModelSerializer[Archive]):
+    download = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Archive
+        fields = ["kind", "original_name", "sha256", "size", "uploaded_at", "download"]
+
+    def get_download(self, obj: Archive) -> str:
+        path = reverse("submissions:download", args=[obj.submission_id, obj.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class SubmissionDetailSerializer(SubmissionSummarySerializer):
+    origin = serializers.ChoiceField(
+        source="source", choices=Submission.Source.choices, read_only=True, help_text="Uploaded or imported."
+    )
+    io500_id = serializers.IntegerField(read_only=True, allow_null=True)
+    updated_at = serializers.DateTimeField(read_only=True)
+    findings = serializers.SerializerMethodField(help_text="Errors first, then warnings, then notes.")
+    phases = serializers.SerializerMethodField(help_text="The phases of the run the submission is ranked by.")
+    results = ResultSerializer(many=True, read_only=True, help_text="Every run found in the archive.")
+    system = serializers.SerializerMethodField()
+    archive = serializers.SerializerMethodField()
+    files = serializers.SerializerMethodField(help_text="Every stored file: the archive, job script, output.")
+
+    @extend_schema_field(FindingSerializer(many=True))
+    def get_findings(self, obj: Submission) -> list[dict[str, Any]]:
+        return list(FindingSerializer(submission_findings_ordered(submission=obj), many=True).data)
+
+    @extend_schema_field(PhaseSerializer(many=True))
+    def get_phases(self, obj: Submission) -> list[dict[str, Any]]:
+        primary = submission_primary_result(submission=obj)
+        return list(PhaseSerializer(primary.phases.all(), many=True).data) if primary else []
+
+    @extend_schema_field(SystemDescriptionSerializer(allow_null=True))
+    def get_system(self, obj: Submission) -> dict[str, Any] | None:
+        description = submission_system_description(submission=obj)
+        return dict(SystemDescriptionSerializer(description).data) if description else None
+
+    @extend_schema_field(ArchiveSerializer(allow_null=True))
+    def get_archive(self, obj: Submission) -> dict[str, Any] | None:
+        archive = submission_result_archive(submission=obj)
+        return dict(ArchiveSerializer(archive, context=self.context).data) if archive else None
+
+    @extend_schema_field(ArchiveSerializer(many=True))
+    def get_files(self, obj: Submission) -> list[dict[str, Any]]:
+        return list(ArchiveSerializer(obj.archives.all(), many=True, context=self.context).data)

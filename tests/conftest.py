@@ -1,0 +1,222 @@
+"""Fixtures shared by every test: personas, an isolated media folder, Celery modes, a real worker.
+
+Django is imported lazily: the pure scoring tests also run without pytest-django
+(`pytest -p no:django tests/scoring`), and this file must not break them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+# The shared data sits next to the repository, in CI's clean clone as on the development machine.
+IO500_DATA = REPO.parent / "shared" / "io500-data"
+WORKER_START_TIMEOUT_S = 90
+PASSWORD = "correct horse battery staple"
+
+
+def _django_active(request: pytest.FixtureRequest) -> bool:
+    return request.config.pluginmanager.hasplugin("django")
+
+
+@pytest.fixture(scope="session")
+def media_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # One folder per session, shared with the real worker: archives are content-addressed and
+    # write-once, so tests cannot disturb each other through it.
+    return tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_media_root(request: pytest.FixtureRequest, media_root: Path) -> None:
+    if _django_active(request):
+        request.getfixturevalue("settings").MEDIA_ROOT = str(media_root)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
+    # The personas log in a lot; the production hasher is deliberately slow.
+    if _django_active(request):
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"
+        ]
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tasks run in-process, errors raised, unless the test is marked `worker` (a real one runs them)."""
+    if not _django_active(request) or request.node.get_closest_marker("worker"):
+        yield
+        return
+    from registry.celery import app
+
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(scope="session")
+def io500_submissions() -> Path:
+    folder = IO500_DATA / "submissions"
+    if not (folder / "index.csv").is_file():
+        pytest.fail(f"The shared IO500 data is missing at {IO500_DATA}; tests need ../shared/io500-data.")
+    return folder
+
+
+# Personas, as in healthchecks' Alice/Bob/Charlie.
+
+
+@pytest.fixture
+def submitter(db: None) -> Any:
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("alice", "alice@example.org", PASSWORD)
+
+
+@pytest.fixture
+def other_submitter(db: None) -> Any:
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("bob", "bob@example.org", PASSWORD)
+
+
+@pytest.fixture
+def committee_member(db: None) -> Any:
+    from django.contrib.auth.models import Group, Permission, User
+
+    from submissions.selectors import COMMITTEE_PERMISSION
+
+    app_label, codename = COMMITTEE_PERMISSION.split(".")
+    committee, _ = Group.objects.get_or_create(name="committee")
+    committee.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
+    user = User.objects.create_user("carol", "carol@example.org", PASSWORD)
+    user.groups.add(committee)
+    return user
+
+
+@pytest.fixture
+def anon() -> Any:
+    from django.contrib.auth.models import AnonymousUser
+
+    return AnonymousUser()
+
+
+@pytest.fixture
+def api_client_for() -> Any:
+    """api_client_for(user) -> a DRF client authenticated with that user's token (None: anonymous)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user: Any | None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+# The real worker.
+
+
+def _database_url(settings_dict: dict[str, Any]) -> str:
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    return (
+        f"postgres://{credentials}{settings_dict.get('HOST') or '127.0.0.1'}:"
+        f"{settings_dict.get('PORT') or 5432}/{settings_dict['NAME']}"
+    )
+
+
+def _wait_until_ready(process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + WORKER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if " ready." in text:
+            return
+        if process.poll() is not None:
+            pytest.fail(f"The Celery worker exited with {process.returncode} while starting:\n{text[-4000:]}")
+        time.sleep(0.2)
+    pytest.fail(
+        f"The Celery worker was not ready after {WORKER_START_TIMEOUT_S} s:\n{log.read_text()[-4000:]}"
+    )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)  # warm shutdown of the worker and its pool child
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None,
+    django_db_blocker: Any,
+    media_root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `celery -A registry worker` against the pytest-django test database.
+
+    It consumes a queue of its own, so other workers on the same Redis never take its tasks.
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    from registry.celery import app
+
+    if not settings.REDIS_URL or connection.vendor != "postgresql":
+        pytest.fail(
+            "Tests marked `worker` need PostgreSQL and Redis: run them with DATABASE_URL=postgres://... "
+            "and REDIS_URL=redis://... (as `make test` does)."
+        )
+    queue = f"pytest-{uuid.uuid4().hex[:12]}"
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "registry.settings",
+        "DATABASE_URL": _database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "MEDIA_ROOT": str(media_root),
+        # No persistent connections: the test database is flushed and dropped under the worker.
+        "CONN_MAX_AGE": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+    }
+    command = [sys.executable, "-m", "celery", "-A", "registry", "worker", "--loglevel=INFO"]
+    command += ["--pool=prefork", "--concurrency=1", "-Q", queue, "-n", f"{queue}@%h"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    saved_queue, saved_eager = app.conf.task_default_queue, app.conf.task_always_eager
+    app.conf.task_default_queue, app.conf.task_always_eager = queue, False
+    try:
+        _wait_until_ready(process, log)
+        yield process
+    finally:
+        app.conf.task_default_queue, app.conf.task_always_eager = saved_queue, saved_eager
+        _stop(process)
+
+
+@pytest.fixture
+def worker(celery_worker_process: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
+    if celery_worker_process.poll() is not None:
+        pytest.fail(f"The Celery worker died (exit code {celery_worker_process.returncode}).")
+    return celery_worker_process

@@ -1,0 +1,185 @@
+"""Headless chromium against a live server: lists, downloads, submission, system, comparison, history.
+
+Every page is checked for drawn charts (SVG elements inside each chart div) and for console errors;
+screenshots land in test-artifacts/ for a human to look at.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+from django.template import engines
+
+from scoring.model import SCORED_PHASES
+from submissions.models import Submission
+from tests.factories import add_phases, make_result
+from tests.frontend.chart_data import History, build_history
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+GIB = 1024**3
+
+
+@pytest.fixture
+def browser_page() -> Iterator[Any]:
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are
+    # still synchronous, which Django refuses next to a running loop unless told it is safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    # The live server thread must not keep a connection open past a request: the test database is
+    # dropped at the end of the session while that thread still lives.
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        page.console_problems = []
+        page.on(
+            "console",
+            lambda message: page.console_problems.append(message.text) if message.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: page.console_problems.append(str(error)))
+        yield page
+        browser.close()
+
+
+def rich_history() -> tuple[History, Submission]:
+    """The chart history plus one submission with phases, per-rank rows and runner timelines."""
+    history = build_history(entries_per_release=4)
+    leader = history.submissions[len(history.submissions) // 2]  # Red in ISC41
+    for offset, submission in enumerate(history.submissions):
+        result = make_result(submission=submission, config={"global": {"api": "POSIX", "seed": str(offset % 2)}})
+        extra: dict[str, Any] = {}
+        if submission == leader:
+            times = [300.0 + (rank % 7) for rank in range(64)]
+            times[41] = 520.0  # a straggler
+            extra = {
+                "ranks": [{"rank": r, "time_s": t, "rate": 9000.0 / t, "items": None} for r, t in enumerate(times)],
+                "timeline": [[rank, second, GIB * (1 + second % 5)] for rank in range(4) for second in range(40)],
+            }
+        add_phases(result, {name: (index + 1) * (offset + 1) * 1.7 for index, name in enumerate(SCORED_PHASES)}, **extra)
+    return history, leader
+
+
+def chart_states(page: Any) -> list[tuple[str, str, int]]:
+    return page.eval_on_selector_all(
+        ".chart[data-chart]",
+        "els => els.map(e => [e.dataset.chart, e.dataset.state || '', e.querySelectorAll('svg *').length])",
+    )
+
+
+def open_and_check(page: Any, url: str, shot: str, charts: set[str]) -> list[tuple[str, str, int]]:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.chart[data-chart]')]"
+        ".every(e => e.dataset.state && e.dataset.state !== 'loading')",
+        timeout=15000,
+    )
+    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
+    states = chart_states(page)
+    drawn = {name for name, state, elements in states if state == "drawn" and elements > 5}
+    assert charts <= drawn, f"{url}: charts not drawn: {states}"
+    assert page.console_problems == [], f"{url}: console errors {page.console_problems}"
+    return states
+
+
+def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(live_server, browser_page):
+    history, leader = rich_history()
+    page = browser_page
+    base = live_server.url
+
+    page.goto(base + "/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#list-table tbody tr").count() == 6
+    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+
+    # Sort by bandwidth, smallest first, from the column header.
+    page.goto(base + "/lists/isc41/io500/")
+    page.click("th[data-column='bw'] a")  # first click sorts descending
+    page.click("th[data-column='bw'] a")
+    page.wait_for_load_state("networkidle")
+    assert "o=bw" in page.url
+    bandwidths = [float(c) for c in page.locator("#list-table tbody tr td:nth-child(10)").all_inner_texts()]
+    assert bandwidths == sorted(bandwidths) and len(bandwidths) == 6
+
+    # Filter by file system.
+    page.select_option("#f-filesystem", "DAOS")
+    page.click("#list-filters button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "filesystem=DAOS" in page.url
+    assert page.locator("#list-table tbody tr").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "list-filtered.png"), full_page=True)
+
+    # Download the filtered list as CSV.
+    with page.expect_download() as download_info:
+        page.click("a[data-download='csv']")
+    rows = list(csv.DictReader(io.StringIO(Path(download_info.value.path()).read_text())))
+    assert [(row["system"], row["filesystem"]) for row in rows] == [("Red", "DAOS")]
+
+    page.goto(f"{base}/submissions/{leader.pk}/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").inner_text().startswith(f"Submission {leader.pk}")
+    page.screenshot(path=str(ARTIFACTS / "submission.png"), full_page=True)
+    assert page.console_problems == []
+
+    open_and_check(page, f"{base}/systems/{history.daos.pk}/", "system", {"rank-history", "balance"})
+    ids = ",".join(str(s.pk) for s in history.submissions[:3])
+    open_and_check(page, f"{base}/compare/?ids={ids}", "compare", {"compare"})
+    assert page.locator("tr[data-differs='true']").count() == 1  # the seed setting
+    states = open_and_check(page, f"{base}/history/", "history", {"balance", "trend", "shares"})
+    assert len(states) == 6
+    assert page.locator("#history-balance circle.point").count() == 12
+
+    # Hovering a point shows who it is.
+    page.hover("#history-balance circle.point >> nth=0")
+    assert page.locator(".chart-tooltip").inner_text().startswith(("Red", "Blue", "System"))
+
+
+def snippet_page(history: History, submission: Submission) -> str:
+    """A page holding every include-able chart snippet, as the submission and list pages will."""
+    loaded = Submission.objects.select_related("release", "storage_system__institution").get(pk=submission.pk)
+    body = engines["django"].from_string(
+        '{% extends "frontend/base.html" %}{% block content %}'
+        '{% include "frontend/charts/_submission_phases.html" %}'
+        '{% include "frontend/charts/_submission_ranks.html" %}'
+        '{% include "frontend/charts/_submission_timeline.html" %}'
+        '{% include "frontend/charts/_radar.html" %}{% endblock %}'
+    )
+    return body.render({"submission": loaded, "release": history.new, "kind": "io500"})
+
+
+def test_the_submission_and_radar_snippets_draw_their_charts(live_server, browser_page):
+    history, leader = rich_history()
+    page = browser_page
+    # The snippets are served from the live server's origin, so their data requests go to the real
+    # chart endpoints and the static modules exactly as on a page that includes them.
+    html = snippet_page(history, leader)
+    page.route(f"{live_server.url}/snippets/", lambda route: route.fulfill(body=html, content_type="text/html"))
+    open_and_check(page, f"{live_server.url}/snippets/", "submission-charts", {"phases", "ranks", "timeline", "radar"})
+    assert "rank 41" in page.locator("[data-chart='ranks'] .chart-note").inner_text()
+    assert page.locator("[data-chart='timeline'] svg").count() == 12
+
+    # Switching the per-rank phase fetches that phase's rows.
+    page.select_option("[data-chart='ranks'] select", "mdtest-easy-write")
+    page.wait_for_function("() => document.querySelector('[data-role=ranks-plot] svg')")
+    assert page.console_problems == []

@@ -1,0 +1,242 @@
+"""List pages, downloads and the list API on the imported IO500 history."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from registry.models import ListSnapshot
+
+
+def page(client: Client, url: str, **params: str) -> Any:
+    response = client.get(url, params)
+    assert response.status_code == 200, response.content[:500]
+    return response
+
+
+def test_home_shows_the_newest_published_ranked_list(client, imported_history):
+    response = page(client, "/")
+    assert response.context["snapshot"].release.name == "ISC21"
+    assert response.context["snapshot"].kind == "io500"
+    html = response.content.decode()
+    assert "Pengcheng Laboratory" in html
+    assert 'data-kind="production"' not in html  # ISC21 had no production list
+
+
+def test_a_list_page_shows_every_entry_with_tabs_for_the_release(client, imported_history):
+    response = page(client, "/lists/sc19/io500/")
+    rows = response.context["rows"]
+    assert [row["rank"] for row in rows] == list(range(1, 23))
+    tabs = [(tab["kind"], tab["published"]) for tab in response.context["tabs"]]
+    assert tabs == [("io500", True), ("ten-node", True), ("full", True), ("historical", True), ("scc", True)]
+    html = response.content.decode()
+    for heading in ("Institution", "Storage vendor", "File system type", "Client nodes", "Total client proc.",
+                    "BW (GiB/s)", "MD (kIOP/s)", "BoF"):  # fmt: skip
+        assert heading in html
+
+
+def test_rows_carry_the_published_values(client, imported_history):
+    first = page(client, "/lists/isc20/io500/").context["rows"][0]
+    assert first["rank"] == 1
+    assert (first["system"], first["institution"], first["filesystem"]) == ("Wolf", "Intel", "DAOS")
+    assert first["score"] == pytest.approx(1792.98)
+    assert (first["client_nodes"], first["total_procs"]) == (52, 1664)
+    assert first["release"] == "ISC20"
+
+
+def test_a_list_that_was_not_published_says_so(client, imported_history):
+    html = page(client, "/lists/isc22/io500/").content.decode()
+    assert "The IO500 list of ISC22 has not been published." in html
+    html = page(client, "/lists/isc21/production/").content.decode()
+    assert "No Production list was published for ISC21." in html
+
+
+def test_unknown_releases_and_kinds_are_not_found(client, imported_history):
+    missing = client.get("/lists/sc42/io500/")
+    assert missing.status_code == 404
+    assert escape('There is no release "sc42".') in missing.content.decode()
+    assert client.get("/lists/sc19/weekly/").status_code == 404
+    assert client.get("/lists/sc42/io500.csv").status_code == 404
+
+
+def test_the_release_picker_and_release_url_open_the_first_list(client, imported_history):
+    assert client.get("/lists/", {"release": "isc20"}).url == "/lists/isc20/"
+    assert client.get("/lists/isc20/").url == "/lists/isc20/io500/"
+
+
+def test_corrected_lists_show_the_newest_version_and_link_the_older(client, imported_history):
+    response = page(client, "/lists/sc18/io500/")
+    assert response.context["snapshot"].label == "SC18*"
+    assert len(response.context["rows"]) == 25
+    assert "?version=1" in response.content.decode()
+    older = page(client, "/lists/sc18/io500/", version="1")
+    assert older.context["snapshot"].label == "SC18"
+    assert len(older.context["rows"]) == 26
+
+
+def test_sorting_by_a_column_keeps_the_official_ranks(client, imported_history):
+    rows = page(client, "/lists/isc21/io500/", o="-bw").context["rows"]
+    bws = [row["bw"] for row in rows]
+    assert bws == sorted(bws, reverse=True)
+    assert sorted(row["rank"] for row in rows) == list(range(1, 59))
+    names = [
+        row["institution"].lower()
+        for row in page(client, "/lists/isc21/io500/", o="institution").context["rows"]
+    ]
+    assert names == sorted(names)
+
+
+def test_filters_live_in_the_url_and_combine(client, imported_history):
+    rows = page(client, "/lists/isc21/full/", filesystem="lustre", nodes_min="10", nodes_max="100").context[
+        "rows"
+    ]
+    assert rows
+    assert all(row["filesystem"].lower() == "lustre" and 10 <= row["client_nodes"] <= 100 for row in rows)
+    by_year = page(client, "/lists/isc21/full/", year="2019").context["rows"]
+    assert by_year and {row["release"] for row in by_year} == {"SC19"}
+    searched = page(client, "/lists/isc21/io500/", q="pengcheng").context["rows"]
+    assert searched and all("Pengcheng" in row["institution"] for row in searched)
+    vendor = page(client, "/lists/isc21/io500/", vendor="ddn").context["rows"]
+    assert vendor and all(row["storage_vendor"].lower() == "ddn" for row in vendor)
+
+
+def test_a_filter_that_matches_nothing_says_so(client, imported_history):
+    response = page(client, "/lists/isc21/io500/", q="no-such-system-anywhere")
+    assert response.context["rows"] == []
+    assert "No entry of this list matches the search and filters." in response.content.decode()
+
+
+def test_bad_filter_values_are_explained_not_crashed(client, imported_history):
+    response = page(client, "/lists/isc21/io500/", nodes_min="ten")
+    assert response.context["rows"] == []
+    assert "Enter a number." in response.content.decode()
+
+
+def test_custom_weights_add_a_column_without_changing_the_official_order(client, imported_history):
+    official = page(client, "/lists/isc21/io500/").context["rows"]
+    custom = page(client, "/lists/isc21/io500/", w_bw="1", w_md="1").context["rows"]
+    assert [row["rank"] for row in custom] == [row["rank"] for row in official]
+    for row in custom:
+        assert row["custom_score"] == pytest.approx((row["bw"] * row["md"]) ** 0.5)
+    bandwidth_only = page(client, "/lists/isc21/io500/", w_bw="1", w_md="0", o="-custom").context["rows"]
+    assert [row["custom_score"] for row in bandwidth_only] == pytest.approx(
+        [row["bw"] for row in bandwidth_only]
+    )
+    assert [row["custom_rank"] for row in bandwidth_only] == list(range(1, 59))
+    assert [row["rank"] for row in bandwidth_only] != list(range(1, 59))
+
+
+def test_bad_custom_weights_are_explained(client, imported_history):
+    response = page(client, "/lists/isc21/io500/", w_bw="-3", w_md="1")
+    assert "The custom weights must lie between 0 and 100." in response.content.decode()
+    assert len(response.context["rows"]) == 58
+
+
+def test_the_csv_download_has_the_rows_of_the_page(client, imported_history):
+    response = page(client, "/lists/sc19/io500.csv", filesystem="Lustre")
+    assert response["Content-Type"].startswith("text/csv")
+    assert 'filename="io500-sc19-io500.csv"' in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    shown = page(client, "/lists/sc19/io500/", filesystem="Lustre").context["rows"]
+    assert [int(row["rank"]) for row in rows] == [row["rank"] for row in shown]
+    assert rows[0].keys() >= {"rank", "id", "io500_id", "system", "institution", "filesystem", "client_nodes",
+                              "score", "bw", "md"}  # fmt: skip
+
+
+def test_the_json_download_and_the_api_answer_the_same_rows(client, imported_history):
+    download = page(client, "/lists/isc20/ten-node.json").json()
+    api = page(client, reverse("registry-api:list", kwargs={"release": "isc20", "kind": "ten-node"})).json()
+    assert download == api
+    assert download["release"] == "ISC20" and download["kind"] == "ten-node" and download["count"] == 39
+    row = download["rows"][0]
+    for key in (
+        "rank",
+        "id",
+        "io500_id",
+        "system",
+        "institution",
+        "filesystem",
+        "client_nodes",
+        "score",
+        "bw",
+        "md",
+    ):
+        assert key in row
+    assert row["io500_id"] is not None
+
+
+def test_the_api_explains_missing_lists(client, imported_history):
+    response = client.get("/api/v1/lists/isc22/io500/")
+    assert response.status_code == 404
+    assert "No io500 list was published for ISC22." in response.json()["detail"]
+
+
+@pytest.mark.parametrize("url", ["/lists/isc21/historical/", "/lists/sc17/io500/"])
+def test_the_query_count_does_not_grow_with_the_rows(
+    client, imported_history, django_assert_max_num_queries, url
+):
+    with django_assert_max_num_queries(8):
+        page(client, url, w_bw="2", w_md="1", o="-custom")
+
+
+def test_a_cached_list_answers_with_fewer_queries(client, imported_history, django_assert_max_num_queries):
+    page(client, "/lists/isc21/historical.json")
+    with django_assert_max_num_queries(3):
+        page(client, "/lists/isc21/historical.json")
+
+
+def test_a_list_published_later_is_served_at_once(client, imported_history):
+    from registry.models import Release
+    from registry.services import list_build, list_publish
+
+    assert client.get("/lists/isc22/io500.json").status_code == 404
+    release = Release.objects.get(slug="isc22")
+    list_publish(snapshot=list_build(release=release, kind="io500"))
+    snapshot = ListSnapshot.objects.get(release=release, kind="io500")
+    assert page(client, "/lists/isc22/io500.json").json()["count"] == snapshot.entries.count() > 0
+
+
+@pytest.mark.django_db
+def test_the_home_page_explains_how_to_load_lists_when_none_is_published(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "No list has been published yet." in response.content.decode()
+
+
+def test_every_page_has_the_site_navigation_and_the_source_citation(
+    client: Client, imported_history: Path
+) -> None:
+    html = page(client, "/lists/sc17/io500/").content.decode()
+    assert 'href="/submissions/upload/"' in html
+    assert 'href="/api/docs/"' in html
+    assert "Log in" in html
+    assert "io500.org" in html and "Cite the IO500 lists" in html
+
+
+def test_a_list_of_a_release_under_embargo_stays_hidden_until_the_embargo_ends(
+    client: Client, imported_history: Path
+) -> None:
+    import datetime
+
+    from django.utils import timezone
+
+    from registry.models import Release
+
+    release = Release.objects.get(slug="isc21")
+    release.embargo_end = timezone.now() + datetime.timedelta(days=1)
+    release.save(update_fields=["embargo_end"])
+    html = page(client, "/lists/isc21/io500/").content.decode()
+    assert "The IO500 list of ISC21 has not been published." in html
+    assert client.get("/api/v1/lists/isc21/io500/").status_code == 404
+    assert page(client, "/").context["snapshot"].release.name == "SC20"
+
+    release.embargo_end = timezone.now() - datetime.timedelta(minutes=1)
+    release.save(update_fields=["embargo_end"])
+    assert len(page(client, "/lists/isc21/io500/").context["rows"]) == 58

@@ -1,0 +1,183 @@
+"""list_build and list_publish against the database: drafts from data, frozen published snapshots."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import itertools
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from registry.models import FrozenSnapshotError, ListEntry, ListSnapshot, Release
+from registry.services import ListBuildError, ListPublishError, list_build, list_publish
+from submissions.models import Institution, StorageSystem, Submission, SystemDescription
+
+pytestmark = pytest.mark.django_db
+_ids = itertools.count(1)
+
+
+@pytest.fixture
+def sc19() -> Release:
+    return Release.objects.create(
+        name="SC19", slug="sc19", publication_date=datetime.date(2019, 11, 19),
+        list_kinds=["io500", "ten-node", "full", "historical"],
+    )  # fmt: skip
+
+
+@pytest.fixture
+def isc23(sc19: Release) -> Release:
+    kinds = ["production", "research", "ten-node-production", "ten-node-research", "full", "historical"]
+    return Release.objects.create(
+        name="ISC23",
+        slug="isc23",
+        publication_date=datetime.date(2023, 5, 23),
+        rules_from=sc19,
+        list_kinds=kinds,
+    )
+
+
+def system(name: str, institution: str = "Lab", filesystem: str = "Lustre") -> StorageSystem:
+    owner, _ = Institution.objects.get_or_create(name=institution)
+    return StorageSystem.objects.create(name=name, institution=owner, filesystem_type=filesystem)
+
+
+def submission(
+    release: Release, storage: StorageSystem, score: float, *, nodes: int = 32, valid: bool = True
+) -> Submission:
+    row = Submission.objects.create(
+        source=Submission.Source.UPLOAD,
+        release=release,
+        storage_system=storage,
+        status=Submission.Status.VERIFIED if valid else Submission.Status.INVALID,
+        score=score,
+        bw=score,
+        md=score,
+        valid=valid,
+    )
+    SystemDescription.objects.create(submission=row, client_nodes=nodes, procs_per_node=4)
+    return row
+
+
+def ranked(snapshot: ListSnapshot) -> list[tuple[int, int]]:
+    return list(snapshot.entries.order_by("rank").values_list("rank", "submission_id"))
+
+
+def test_a_built_list_has_one_entry_per_storage_system_with_its_best_score(sc19):
+    alpha, beta = system("Alpha"), system("Beta")
+    weak = submission(sc19, alpha, 10.0)
+    strong = submission(sc19, alpha, 30.0)
+    other = submission(sc19, beta, 20.0)
+    snapshot = list_build(release=sc19, kind="io500")
+    assert snapshot.status == ListSnapshot.Status.DRAFT
+    assert ranked(snapshot) == [(1, strong.pk), (2, other.pk)]
+    full = list_build(release=sc19, kind="full")
+    assert ranked(full) == [(1, strong.pk), (2, other.pk), (3, weak.pk)]
+
+
+def test_the_same_name_at_another_institution_or_file_system_is_another_system(sc19):
+    first = submission(sc19, system("Gamma", "Lab A"), 5.0)
+    second = submission(sc19, system("Gamma", "Lab B"), 4.0)
+    third = submission(sc19, system("Gamma", "Lab A", "BeeGFS"), 3.0)
+    assert ranked(list_build(release=sc19, kind="io500")) == [(1, first.pk), (2, second.pk), (3, third.pk)]
+
+
+def test_equal_scores_keep_the_earlier_submission_first(sc19):
+    first = submission(sc19, system("One"), 7.0)
+    second = submission(sc19, system("Two"), 7.0)
+    assert ranked(list_build(release=sc19, kind="io500")) == [(1, first.pk), (2, second.pk)]
+
+
+def test_the_ten_node_list_reads_the_declared_client_nodes(sc19):
+    ten = submission(sc19, system("Ten"), 5.0, nodes=10)
+    submission(sc19, system("Eleven"), 9.0, nodes=11)
+    assert ranked(list_build(release=sc19, kind="ten-node")) == [(1, ten.pk)]
+
+
+def test_invalid_runs_are_only_on_the_historical_list(sc19):
+    invalid = submission(sc19, system("Broken"), 99.0, valid=False)
+    assert ranked(list_build(release=sc19, kind="io500")) == []
+    assert ranked(list_build(release=sc19, kind="historical")) == [(1, invalid.pk)]
+
+
+def test_split_lists_hold_earlier_releases_on_the_research_side(sc19, isc23):
+    old = submission(sc19, system("Old"), 8.0)
+    new = submission(isc23, system("New"), 6.0, nodes=10)
+    assert ranked(list_build(release=isc23, kind="research")) == [(1, old.pk), (2, new.pk)]
+    assert ranked(list_build(release=isc23, kind="ten-node-research")) == [(1, new.pk)]
+    assert ranked(list_build(release=isc23, kind="production")) == []
+
+
+def test_building_a_kind_the_release_does_not_publish_is_refused(sc19):
+    with pytest.raises(ListBuildError, match="SC19 publishes no Production list"):
+        list_build(release=sc19, kind="production")
+    with pytest.raises(ListBuildError, match='"weekly" is not a list kind'):
+        list_build(release=sc19, kind="weekly")
+
+
+def test_rebuilding_replaces_the_draft_instead_of_adding_versions(sc19):
+    submission(sc19, system("A"), 1.0)
+    first = list_build(release=sc19, kind="io500")
+    later = submission(sc19, system("B"), 2.0)
+    second = list_build(release=sc19, kind="io500")
+    assert second.pk == first.pk and second.version == 1
+    assert ranked(second)[0] == (1, later.pk)
+
+
+def test_a_published_list_is_frozen(sc19):
+    submission(sc19, system("A"), 1.0)
+    snapshot = list_publish(snapshot=list_build(release=sc19, kind="io500"))
+    assert snapshot.status == ListSnapshot.Status.PUBLISHED and snapshot.published_at is not None
+    entry = snapshot.entries.get()
+    entry.score = 1000.0
+    with pytest.raises(FrozenSnapshotError):
+        entry.save()
+    with pytest.raises(FrozenSnapshotError):
+        entry.delete()
+    snapshot.description = "rewritten"
+    with pytest.raises(FrozenSnapshotError):
+        snapshot.save()
+    with pytest.raises(FrozenSnapshotError):
+        ListSnapshot.objects.get(pk=snapshot.pk).delete()
+    assert ListEntry.objects.get(pk=entry.pk).score == 1.0
+
+
+def test_publishing_twice_is_refused(sc19):
+    snapshot = list_publish(snapshot=list_build(release=sc19, kind="io500"))
+    with pytest.raises(ListPublishError, match="already published"):
+        list_publish(snapshot=snapshot)
+
+
+def test_a_correction_is_a_new_version_with_a_reason_and_the_old_one_stays(sc19):
+    stored = submission(sc19, system("A"), 1.0)
+    original = list_publish(snapshot=list_build(release=sc19, kind="io500"))
+    stored.score = 2.0
+    stored.save()
+    draft = list_build(release=sc19, kind="io500")
+    assert draft.version == 2
+    with pytest.raises(ListPublishError, match="say why"):
+        list_publish(snapshot=draft)
+    corrected = list_publish(snapshot=draft, reason="mdtest score fixed")
+    original.refresh_from_db()
+    assert (original.status, corrected.status) == (
+        ListSnapshot.Status.SUPERSEDED,
+        ListSnapshot.Status.PUBLISHED,
+    )
+    assert corrected.label == "SC19*" and corrected.correction_reason == "mdtest score fixed"
+    assert original.entries.get().score == 1.0
+    assert corrected.entries.get().score == 2.0
+
+
+def test_build_list_command_prints_the_draft(sc19):
+    submission(sc19, system("Printed", "Somewhere"), 12.5)
+    output = io.StringIO()
+    call_command("build_list", "SC19", "io500", stdout=output)
+    assert "SC19 IO500 list, version 1 (draft): 1 entries." in output.getvalue()
+    assert "Printed / Somewhere / Lustre" in output.getvalue()
+
+
+def test_build_list_command_explains_unknown_releases_and_kinds(sc19):
+    with pytest.raises(CommandError, match='There is no release "sc42"'):
+        call_command("build_list", "sc42", "io500")
+    with pytest.raises(CommandError, match="publishes no Research list"):
+        call_command("build_list", "sc19", "research")

@@ -1,0 +1,137 @@
+"""The list rules on hand-made candidates: no database, every rule on its own."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from typing import Any
+
+from registry.membership import Candidate, ListWindow, qualifies, rank_candidates
+from registry.models import ListKind
+
+SC19 = datetime.date(2019, 11, 19)
+ISC20 = datetime.date(2020, 7, 23)
+SC20 = datetime.date(2020, 11, 18)
+ISC23 = datetime.date(2023, 5, 23)
+WINDOW = ListWindow(release_date=SC20, rules_from_date=SC19)
+
+
+def candidate(submission_id: int, score: float | None, **overrides: Any) -> Candidate:
+    base = Candidate(
+        submission_id=submission_id,
+        storage_system_id=submission_id,
+        release_date=ISC20,
+        score=score,
+        bw=score,
+        md=score,
+        valid=True,
+        client_nodes=32,
+    )
+    return replace(base, **overrides)
+
+
+def ranked_ids(kind: str, candidates: list[Candidate], window: ListWindow = WINDOW) -> list[int]:
+    return [item.candidate.submission_id for item in rank_candidates(kind, candidates, window)]
+
+
+def test_it_keeps_only_the_best_submission_of_each_storage_system():
+    entries = [
+        candidate(1, 50.0, storage_system_id=7),
+        candidate(2, 80.0, storage_system_id=7),
+        candidate(3, 60.0, storage_system_id=8),
+    ]
+    assert ranked_ids(ListKind.IO500, entries) == [2, 3]
+
+
+def test_the_full_list_keeps_every_valid_submission_of_a_system():
+    entries = [candidate(1, 50.0, storage_system_id=7), candidate(2, 80.0, storage_system_id=7)]
+    assert ranked_ids(ListKind.FULL, entries) == [2, 1]
+
+
+def test_equal_scores_rank_the_earlier_release_then_the_lower_id_first():
+    entries = [
+        candidate(5, 10.0, release_date=SC20),
+        candidate(9, 10.0, release_date=SC19),
+        candidate(4, 10.0, release_date=SC20),
+    ]
+    ranked = rank_candidates(ListKind.FULL, entries, WINDOW)
+    assert [(item.rank, item.candidate.submission_id) for item in ranked] == [(1, 9), (2, 4), (3, 5)]
+
+
+def test_a_tie_inside_one_system_keeps_the_earlier_submission():
+    entries = [candidate(12, 30.0, storage_system_id=1), candidate(11, 30.0, storage_system_id=1)]
+    assert ranked_ids(ListKind.IO500, entries) == [11]
+
+
+def test_ten_node_lists_need_exactly_ten_client_nodes():
+    entries = [
+        candidate(1, 90.0, client_nodes=9),
+        candidate(2, 80.0, client_nodes=10),
+        candidate(3, 70.0, client_nodes=11),
+        candidate(4, 60.0, client_nodes=None),
+    ]
+    assert ranked_ids(ListKind.TEN_NODE, entries) == [2]
+    assert ranked_ids(ListKind.IO500, entries) == [1, 2, 3, 4]
+
+
+def test_the_ten_node_rule_applies_to_both_split_lists():
+    window = ListWindow(release_date=ISC23, rules_from_date=SC19)
+    entries = [
+        candidate(1, 9.0, client_nodes=10, production=True),
+        candidate(2, 8.0, client_nodes=10),
+        candidate(3, 7.0, client_nodes=12, production=True),
+    ]
+    assert ranked_ids(ListKind.TEN_NODE_PRODUCTION, entries, window) == [1]
+    assert ranked_ids(ListKind.TEN_NODE_RESEARCH, entries, window) == [2]
+    assert ranked_ids(ListKind.PRODUCTION, entries, window) == [1, 3]
+    assert ranked_ids(ListKind.RESEARCH, entries, window) == [2]
+
+
+def test_ranked_lists_skip_invalid_and_opted_out_runs_and_scc_runs_have_their_own_list():
+    entries = [
+        candidate(1, 40.0, valid=False),
+        candidate(2, 30.0, opted_in=False),
+        candidate(3, 20.0, scc=True),
+        candidate(4, 10.0),
+    ]
+    assert ranked_ids(ListKind.IO500, entries) == [4]
+    assert ranked_ids(ListKind.FULL, entries) == [2, 4]
+    assert ranked_ids(ListKind.SCC, entries) == [3]
+    assert ranked_ids(ListKind.HISTORICAL, entries) == [1, 2, 4]
+
+
+def test_results_older_than_the_rules_or_newer_than_the_release_stay_out():
+    old = candidate(1, 99.0, release_date=datetime.date(2019, 6, 18))
+    later = candidate(2, 98.0, release_date=datetime.date(2021, 7, 2))
+    current = candidate(3, 10.0)
+    assert ranked_ids(ListKind.FULL, [old, later, current]) == [3]
+    assert ranked_ids(ListKind.HISTORICAL, [old, later, current]) == [1, 3]
+
+
+def test_unscored_and_zero_score_runs_are_never_ranked():
+    unscored = candidate(1, None)
+    zero = candidate(2, 0.0)
+    assert not qualifies(ListKind.HISTORICAL, unscored, WINDOW)
+    assert not qualifies(ListKind.IO500, zero, WINDOW)
+    assert qualifies(ListKind.FULL, zero, WINDOW)
+
+
+def test_submissions_without_a_storage_system_are_each_their_own_entry():
+    entries = [candidate(1, 5.0, storage_system_id=None), candidate(2, 4.0, storage_system_id=None)]
+    assert ranked_ids(ListKind.IO500, entries) == [1, 2]
+
+
+def test_ranks_run_from_one_without_gaps():
+    entries = [candidate(index, float(index)) for index in range(1, 8)]
+    assert [item.rank for item in rank_candidates(ListKind.IO500, entries, WINDOW)] == list(range(1, 8))
+
+
+def test_withdrawn_duplicates_are_on_no_new_list():
+    withdrawn = candidate(1, 50.0, withdrawn=True)
+    assert ranked_ids(ListKind.HISTORICAL, [withdrawn, candidate(2, 1.0)]) == [2]
+
+
+def test_ten_node_lists_need_no_opt_in_but_the_main_list_does():
+    opted_out = candidate(1, 50.0, client_nodes=10, opted_in=False)
+    assert ranked_ids(ListKind.TEN_NODE, [opted_out]) == [1]
+    assert ranked_ids(ListKind.IO500, [opted_out]) == []

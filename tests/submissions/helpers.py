@@ -1,0 +1,61 @@
+"""Small helpers shared by the submission tests."""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.files.base import ContentFile
+
+from submissions.models import Submission
+from tests.conftest import IO500_DATA
+from tests.submissions.archives import pack_folder
+
+SYSTEM = {
+    "system_name": "Wolf",
+    "institution_name": "Intel",
+    "filesystem_type": "DAOS",
+    "client_nodes": 10,
+    "procs_per_node": 32,
+    "client_network_gbps": 200,
+}
+
+
+def real_tarball(number: int) -> ContentFile[bytes]:
+    """A real IO500 submission folder of the shared data, packed as .tgz on the fly."""
+    return ContentFile(
+        pack_folder(IO500_DATA / "submissions" / f"submission-{number}"), name=f"s{number}.tgz"
+    )
+
+
+def published_score(number: int) -> float:
+    """The score io500.org published for that submission (lists/submissions.csv), an independent source."""
+    with open(Path(IO500_DATA) / "lists" / "submissions.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["id"] == str(number):
+                return float(row["io500_score"])
+    raise LookupError(f"submission {number} has no published score")
+
+
+def wait_for_final(submission_id: int, timeout_s: float = 60.0) -> Submission:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        submission = Submission.objects.get(pk=submission_id)
+        if submission.is_final:
+            return submission
+        if time.monotonic() > deadline:
+            state = f"{submission.status} ({submission.progress}%)"
+            raise AssertionError(f"submission {submission_id} still {state} after {timeout_s} s")
+        time.sleep(0.05)
+
+
+def counts(submission: Submission) -> dict[str, Any]:
+    from submissions.models import Finding, PhaseResult, Result
+
+    return {
+        "results": Result.objects.filter(submission=submission).count(),
+        "phases": PhaseResult.objects.filter(result__submission=submission).count(),
+        "findings": Finding.objects.filter(submission=submission).count(),
+    }
