@@ -7,6 +7,8 @@ JavaScript) both call these, so a page and its charts never disagree.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.urls import reverse
@@ -32,6 +34,7 @@ from registry.models import ListKind
 from scoring.model import SCORED_PHASES
 
 RADAR_TOP = 5
+RowsLoader = Callable[[], list[dict[str, Any]]]
 SHARE_DIMENSIONS = ("filesystem", "vendor")
 
 
@@ -40,18 +43,19 @@ def _ranked_rows(kind: str) -> list[dict[str, Any]]:
     return charts_cached("ranked-rows", (name,), lambda: selectors.ranked_entries(kinds=kinds_for(name)))
 
 
-def history_points_data(*, kind: str, filesystem: str) -> dict[str, Any]:
+def history_points_data(*, kind: str, filesystem: str, rows: RowsLoader | None = None) -> dict[str, Any]:
+    """`rows` lets a page showing several history charts load the entries once, and only on a miss."""
     name = kind_name(kind)
 
     def build() -> dict[str, Any]:
-        data = history_points(_ranked_rows(name), filesystem=filesystem)
+        data = history_points((rows or partial(_ranked_rows, name))(), filesystem=filesystem)
         data.update({"kind": name, "filesystem": filesystem.strip(), "units": {"bw": "GiB/s", "md": "kIOPS"}})
         return data
 
     return charts_cached("history-points", (name, filesystem.strip().lower()), build)
 
 
-def history_trends_data(*, kind: str) -> dict[str, Any]:
+def history_trends_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:
     name = kind_name(kind)
     return charts_cached(
         "history-trends",
@@ -59,21 +63,26 @@ def history_trends_data(*, kind: str) -> dict[str, Any]:
         lambda: {
             "kind": name,
             "units": {"score": "", "bw": "GiB/s", "md": "kIOPS"},
-            "releases": release_trends(_ranked_rows(name)),
+            "releases": release_trends((rows or partial(_ranked_rows, name))()),
         },
     )
 
 
-def history_shares_data(*, kind: str) -> dict[str, Any]:
+def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:
     name = kind_name(kind)
-    return charts_cached(
-        "history-shares",
-        (name,),
-        lambda: {
+
+    def build() -> dict[str, Any]:
+        entries = (rows or partial(_ranked_rows, name))()
+        return {
             "kind": name,
-            **{dimension: release_shares(_ranked_rows(name), by=dimension) for dimension in SHARE_DIMENSIONS},
-        },
-    )
+            **{dimension: release_shares(entries, by=dimension) for dimension in SHARE_DIMENSIONS},
+        }
+
+    return charts_cached("history-shares", (name,), build)
+
+
+def ranked_rows(*, kind: str) -> list[dict[str, Any]]:
+    return _ranked_rows(kind)
 
 
 def radar_data(*, release: str, kind: str) -> dict[str, Any] | None:

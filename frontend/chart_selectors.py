@@ -18,7 +18,7 @@ from frontend.chart_kinds import MAIN_KINDS, TEN_NODE_KINDS
 from registry.models import ListEntry, ListKind, ListSnapshot
 from scoring.model import SCORED_PHASES
 from submissions.models import PhaseResult, Result, StorageSystem, Submission
-from submissions.selectors import submission_visible_queryset
+from submissions.selectors import release_out_of_embargo_q, submission_visible_queryset
 
 # io500.org's list rows carry the phase values under these names (find: "mixed" from SC19 on).
 PUBLISHED_PHASE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -65,7 +65,9 @@ def _entry_rows(entries: Any) -> list[dict[str, Any]]:
 def ranked_entries(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
     """Every entry of every published list of these kinds, oldest release first (one query)."""
     entries = ListEntry.objects.filter(
-        snapshot__status=ListSnapshot.Status.PUBLISHED, snapshot__kind__in=list(kinds)
+        release_out_of_embargo_q("snapshot__"),
+        snapshot__status=ListSnapshot.Status.PUBLISHED,
+        snapshot__kind__in=list(kinds),
     ).order_by("snapshot__release__publication_date", "snapshot__kind", "rank")
     return _entry_rows(entries)
 
@@ -74,7 +76,10 @@ def published_snapshot(*, release_slug: str, kind: str) -> ListSnapshot | None:
     """The current published version of one list (one query)."""
     return (
         ListSnapshot.objects.filter(
-            release__slug=release_slug.lower(), kind=kind, status=ListSnapshot.Status.PUBLISHED
+            release_out_of_embargo_q(),
+            release__slug=release_slug.lower(),
+            kind=kind,
+            status=ListSnapshot.Status.PUBLISHED,
         )
         .select_related("release")
         .order_by("-version")
@@ -98,22 +103,28 @@ def phase_values(*, submission_ids: Iterable[int]) -> dict[int, dict[str, float]
     """
     ids = list(set(submission_ids))
     values: dict[int, dict[str, float]] = {pk: {} for pk in ids}
-    published = Submission.objects.filter(pk__in=ids).values_list("pk", "published_record")
-    for pk, record in published:
-        if not isinstance(record, dict):
-            continue
-        for phase, names in PUBLISHED_PHASE_FIELDS.items():
-            number = next(
-                (_positive(record.get(name)) for name in names if _positive(record.get(name))), None
-            )
-            if number is not None:
-                values[pk][phase] = number
     measured = PhaseResult.objects.filter(
         result__submission_id__in=ids, result__is_primary=True, name__in=SCORED_PHASES, value__isnull=False
     ).values_list("result__submission_id", "name", "value")
     for pk, name, value in measured:
         if value is not None:
             values[pk][name] = float(value)
+    # Only runs missing phases need io500.org's record (a large JSON document per submission).
+    incomplete = [pk for pk, phases in values.items() if len(phases) < len(SCORED_PHASES)]
+    if not incomplete:
+        return values
+    published = Submission.objects.filter(pk__in=incomplete).values_list("pk", "published_record")
+    for pk, record in published:
+        if not isinstance(record, dict):
+            continue
+        for phase, names in PUBLISHED_PHASE_FIELDS.items():
+            if phase in values[pk]:
+                continue
+            number = next(
+                (_positive(record.get(name)) for name in names if _positive(record.get(name))), None
+            )
+            if number is not None:
+                values[pk][phase] = number
     return values
 
 
@@ -204,6 +215,7 @@ def context_snapshot_for(*, submission_id: int, release_id: int | None) -> dict[
     ranked = [kind.value for kind in MAIN_KINDS + TEN_NODE_KINDS]
     holding = (
         ListEntry.objects.filter(
+            release_out_of_embargo_q("snapshot__"),
             submission_id=submission_id,
             snapshot__status=ListSnapshot.Status.PUBLISHED,
             snapshot__kind__in=ranked,
@@ -215,7 +227,9 @@ def context_snapshot_for(*, submission_id: int, release_id: int | None) -> dict[
     if holding is not None:
         return _snapshot_ref(dict(holding))
     main = ListSnapshot.objects.filter(
-        status=ListSnapshot.Status.PUBLISHED, kind__in=[kind.value for kind in MAIN_KINDS]
+        release_out_of_embargo_q(),
+        status=ListSnapshot.Status.PUBLISHED,
+        kind__in=[kind.value for kind in MAIN_KINDS],
     ).order_by("-release__publication_date", "kind")
     fields = ("id", "kind", "release__name")
     same_release = main.filter(release_id=release_id).values(*fields).first() if release_id else None
@@ -240,8 +254,11 @@ def _snapshot_ref(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def storage_system_get(*, pk: int) -> StorageSystem | None:
-    return StorageSystem.objects.select_related("institution").filter(pk=pk).first()
+def storage_system_get(*, pk: int, user: User | AnonymousUser) -> StorageSystem | None:
+    """The system, if this user may see at least one of its submissions (an embargoed system's
+    name and institution are as secret as its scores)."""
+    visible = submission_visible_queryset(user=user).filter(storage_system_id=pk)
+    return StorageSystem.objects.select_related("institution").filter(pk=pk, submissions__in=visible).first()
 
 
 def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[dict[str, Any]]:
@@ -274,6 +291,7 @@ def system_rank_history(*, system_id: int) -> list[dict[str, Any]]:
     ranked = [kind.value for kind in MAIN_KINDS + TEN_NODE_KINDS]
     rows = (
         ListEntry.objects.filter(
+            release_out_of_embargo_q("snapshot__"),
             submission__storage_system_id=system_id,
             snapshot__status=ListSnapshot.Status.PUBLISHED,
             snapshot__kind__in=ranked,
@@ -303,7 +321,7 @@ def system_rank_history(*, system_id: int) -> list[dict[str, Any]]:
 
 def published_kinds() -> list[str]:
     return list(
-        ListSnapshot.objects.filter(status=ListSnapshot.Status.PUBLISHED)
+        ListSnapshot.objects.filter(release_out_of_embargo_q(), status=ListSnapshot.Status.PUBLISHED)
         .values_list("kind", flat=True)
         .distinct()
         .order_by("kind")

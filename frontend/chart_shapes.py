@@ -31,6 +31,7 @@ def entry_point(row: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "id": row["submission_id"],
         "release": row["release"],
+        "release_slug": row.get("release_slug") or str(row["release"]).lower(),
         "kind": row["kind"],
         "rank": row["rank"],
         "score": row["score"],

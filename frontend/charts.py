@@ -142,7 +142,7 @@ def submission_timeline(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def system_history(request: HttpRequest, pk: int) -> HttpResponse:
     # Published list entries are public, so the rank history needs no visibility check.
-    if storage_system_get(pk=pk) is None:
+    if storage_system_get(pk=pk, user=request.user) is None:
         return json_error(f"There is no storage system {pk}.", 404)
     return _public(
         _cached_json("system-history", (pk,), lambda: chart_data.system_history_data(system_id=pk))
@@ -151,7 +151,7 @@ def system_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def system_balance(request: HttpRequest, pk: int) -> HttpResponse:
-    if storage_system_get(pk=pk) is None:
+    if storage_system_get(pk=pk, user=request.user) is None:
         return json_error(f"There is no storage system {pk}.", 404)
     rows = system_submissions(user=request.user, system_id=pk)
     data = chart_data.system_balance_data(system_id=pk, submissions=rows)

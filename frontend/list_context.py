@@ -35,6 +35,8 @@ COLUMNS = (
     Column("score", "Score", "score", numeric=True, first_descending=True),
     Column("bw", "BW (GiB/s)", "bw", numeric=True, first_descending=True),
     Column("md", "MD (kIOP/s)", "md", numeric=True, first_descending=True),
+    Column("reproducibility", "Repro.", None),
+    Column("submitter", "Submitter", None),
 )
 CUSTOM_COLUMNS = (
     Column("custom_score", "Custom score", "custom", numeric=True, first_descending=True),

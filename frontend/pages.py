@@ -3,6 +3,8 @@ every release. Each page renders its charts' data as tables too, so it reads wit
 
 from __future__ import annotations
 
+from functools import cache as cache_once
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -12,15 +14,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from frontend import chart_data
+from frontend.cache import charts_cached, charts_generation
 from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name
 from frontend.chart_selectors import storage_system_get, system_submissions, visible_heads
 from frontend.charts import missing_message
 from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
 
+HISTORY_TABLE_TOP = 10
+
 
 @require_GET
 def system_page(request: HttpRequest, pk: int) -> HttpResponse:
-    system = storage_system_get(pk=pk)
+    system = storage_system_get(pk=pk, user=request.user)
     if system is None:
         raise Http404(f"There is no storage system {pk}.")
     submissions = system_submissions(user=request.user, system_id=pk)
@@ -97,26 +102,44 @@ def history_page(request: HttpRequest) -> HttpResponse:
         kind = kind_name(raw_kind)
     except KindError as problem:
         error, kind = str(problem), "main"
-    points = chart_data.history_points_data(kind=kind, filesystem=filesystem)
-    shares = chart_data.history_shares_data(kind=kind)
     query = urlencode({key: value for key, value in (("kind", kind), ("filesystem", filesystem)) if value})
     context = {
         "kind": kind,
         "filesystem": filesystem,
         "kind_choices": KIND_CHOICES,
         "error": error,
-        "points": points,
-        "trends": chart_data.history_trends_data(kind=kind),
-        "trend_metrics": (("score", "Score"), ("bw", "Bandwidth (GiB/s)"), ("md", "Metadata (kIOPS)")),
-        "share_tables": [
-            _share_table(shares[by], by, label)
-            for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
-        ],
+        # One small cached summary: the page never loads the thousands of points its chart draws.
+        **charts_cached(
+            "history-page", (kind, filesystem.lower()), partial(_history_summary, kind, filesystem)
+        ),
+        "generation": charts_generation(),
         "points_src": reverse("charts:history-points") + (f"?{query}" if query else ""),
         "trends_src": reverse("charts:history-trends") + f"?kind={kind}",
         "shares_src": reverse("charts:history-shares") + f"?kind={kind}",
     }
     return render(request, "frontend/pages/history.html", context, status=400 if error else 200)
+
+
+def _history_summary(kind: str, filesystem: str) -> dict[str, Any]:
+    # Read the entries at most once for the three datasets, and not at all when all three are cached.
+    rows = cache_once(partial(chart_data.ranked_rows, kind=kind))
+    points = chart_data.history_points_data(kind=kind, filesystem=filesystem, rows=rows)
+    shares = chart_data.history_shares_data(kind=kind, rows=rows)
+    return {
+        "points": {
+            "count": len(points["points"]),
+            "left_out": points["left_out"],
+            "filesystems": points["filesystems"],
+        },
+        # The no-JS table shows each list's leaders; whole lists are on their own pages and downloads.
+        "points_table": [point for point in points["points"] if point["rank"] <= HISTORY_TABLE_TOP],
+        "trends": chart_data.history_trends_data(kind=kind, rows=rows),
+        "trend_metrics": (("score", "Score"), ("bw", "Bandwidth (GiB/s)"), ("md", "Metadata (kIOPS)")),
+        "share_tables": [
+            _share_table(shares[by], by, label)
+            for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
+        ],
+    }
 
 
 def _share_table(data: dict[str, Any], by: str, label: str) -> dict[str, Any]:

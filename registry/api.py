@@ -33,6 +33,14 @@ class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
     score = serializers.FloatField()
     bw = serializers.FloatField(allow_null=True, help_text="GiB/s")
     md = serializers.FloatField(allow_null=True, help_text="kIOPS")
+    reproducibility = serializers.CharField(
+        help_text=(
+            "The committee's reproducibility level: undefined, limited, proprietary or fully_reproducible."
+        )
+    )
+    submitter = serializers.CharField(
+        allow_null=True, help_text='The submitter\'s name, "anonymous", or null for imported history.'
+    )
     custom_score = serializers.FloatField(required=False, allow_null=True)
     custom_rank = serializers.IntegerField(required=False, allow_null=True)
 

@@ -17,6 +17,7 @@ from registry.filters import ListEntryFilter
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
 from registry.selectors import list_entries, release_get, snapshot_current
 from registry.services import list_cache_generation
+from submissions.models import Submission
 
 MAX_WEIGHT = 100.0
 
@@ -35,6 +36,8 @@ ROW_FIELDS = (
     "score",
     "bw",
     "md",
+    "reproducibility",
+    "submitter",
 )
 CUSTOM_FIELDS = ("custom_score", "custom_rank")
 
@@ -121,6 +124,16 @@ def list_rows(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> ListRows:
     return ListRows(filterset=filterset, entries=entries, weights=weights, weights_error=weights_error)
 
 
+def publication_name(submission: Submission) -> str | None:
+    """The submitter as the lists show them: "anonymous" when they chose so, none for imported
+    history (io500.org never published its submitters)."""
+    if submission.source == Submission.Source.IMPORT or submission.submitter is None:
+        return None
+    if submission.anonymous:
+        return "anonymous"
+    return submission.submitter.get_full_name() or submission.submitter.get_username()
+
+
 def entry_row(entry: ListEntry, *, with_custom: bool = False) -> dict[str, Any]:
     submission = entry.submission
     row: dict[str, Any] = {
@@ -137,6 +150,9 @@ def entry_row(entry: ListEntry, *, with_custom: bool = False) -> dict[str, Any]:
         "score": entry.score,
         "bw": entry.bw,
         "md": entry.md,
+        "reproducibility": submission.reproducibility,
+        "reproducibility_label": submission.get_reproducibility_display(),
+        "submitter": publication_name(submission),
     }
     if with_custom:
         row["custom_score"] = getattr(entry, "custom_score", None)

@@ -7,10 +7,12 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
 * ranked kinds: the full list, restricted to the submissions that opted in (10-node lists need no
   opt-in), one entry per storage
   system (name + institution + file-system type), the best score winning;
-  ten-node kinds need exactly 10 client nodes, production kinds the committee's production
-  classification, research kinds everything else (the Research list "also contains all valid IO500
+  ten-node kinds need exactly 10 client nodes, production kinds a system the committee classified
+  as production AND rated Fully Reproducible (anything else goes to research), research kinds
+  everything else (the Research list "also contains all valid IO500
   submissions prior to the creation of the Research List");
 * scc: the Student Cluster Competition runs, which never count for the regular lists;
+* uploads enter lists only once the committee accepted them (imported history was published);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
   on no new list.
 
@@ -24,6 +26,7 @@ import datetime
 from dataclasses import dataclass
 
 from registry.models import ListKind
+from submissions.models import Reproducibility
 
 TEN_NODE_KINDS = frozenset({ListKind.TEN_NODE, ListKind.TEN_NODE_PRODUCTION, ListKind.TEN_NODE_RESEARCH})
 PRODUCTION_KINDS = frozenset({ListKind.PRODUCTION, ListKind.TEN_NODE_PRODUCTION})
@@ -55,9 +58,18 @@ class Candidate:
     valid: bool | None
     client_nodes: int | None
     opted_in: bool = True
+    # The committee's list category: True when it classified the system as production.
     production: bool = False
+    reproducibility: str = Reproducibility.UNDEFINED
+    # Accepted (or already published) by the committee; submissions still in review are on no list.
+    reviewed: bool = True
     scc: bool = False
     withdrawn: bool = False
+
+
+def is_production(candidate: Candidate) -> bool:
+    """Only Fully Reproducible production systems may enter the Production lists (IO500 rules)."""
+    return candidate.production and candidate.reproducibility == Reproducibility.FULLY
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,8 @@ class RankedCandidate:
 
 def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
     if candidate.score is None or candidate.withdrawn or candidate.release_date > window.release_date:
+        return False
+    if not candidate.reviewed:
         return False
     if kind == ListKind.SCC:
         return candidate.scc and candidate.valid is True and candidate.release_date >= window.rules_from_date
@@ -96,9 +110,9 @@ def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
     if kind in TEN_NODE_KINDS and candidate.client_nodes != TEN_CLIENT_NODES:
         return False
     if kind in PRODUCTION_KINDS:
-        return candidate.production
+        return is_production(candidate)
     if kind in RESEARCH_KINDS:
-        return not candidate.production
+        return not is_production(candidate)
     return kind in (ListKind.IO500, ListKind.TEN_NODE)
 
 
@@ -106,19 +120,40 @@ def order_key(candidate: Candidate) -> tuple[float, datetime.date, int]:
     return (-(candidate.score or 0.0), candidate.release_date, candidate.submission_id)
 
 
-def rank_candidates(kind: str, candidates: list[Candidate], window: ListWindow) -> list[RankedCandidate]:
+@dataclass(frozen=True)
+class Duplicate:
+    """A qualifying submission left out because a better one of the same storage system is listed."""
+
+    candidate: Candidate
+    kept_submission_id: int
+
+
+@dataclass(frozen=True)
+class RankedList:
+    entries: list[RankedCandidate]
+    duplicates: list[Duplicate]
+
+
+def rank_with_duplicates(kind: str, candidates: list[Candidate], window: ListWindow) -> RankedList:
     members = sorted((c for c in candidates if qualifies(kind, c, window)), key=order_key)
+    duplicates: list[Duplicate] = []
     if kind in ONE_PER_SYSTEM_KINDS:
-        seen: set[int] = set()
+        kept: dict[int, int] = {}
         best: list[Candidate] = []
         for candidate in members:
             # A submission without a storage system is its own identity.
             if candidate.storage_system_id is not None:
-                if candidate.storage_system_id in seen:
+                if candidate.storage_system_id in kept:
+                    duplicates.append(Duplicate(candidate, kept[candidate.storage_system_id]))
                     continue
-                seen.add(candidate.storage_system_id)
+                kept[candidate.storage_system_id] = candidate.submission_id
             best.append(candidate)
         members = best
-    return [
+    entries = [
         RankedCandidate(rank=index, candidate=candidate) for index, candidate in enumerate(members, start=1)
     ]
+    return RankedList(entries=entries, duplicates=duplicates)
+
+
+def rank_candidates(kind: str, candidates: list[Candidate], window: ListWindow) -> list[RankedCandidate]:
+    return rank_with_duplicates(kind, candidates, window).entries

@@ -9,10 +9,12 @@ from django.utils import timezone
 
 from registry.membership import Candidate
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, Release
-from submissions.models import Result, Submission
+from submissions.models import ListCategory, Result, ReviewState, Submission
 
 VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
 HOME_KINDS = (ListKind.PRODUCTION, ListKind.IO500)
+# Uploads the committee accepted (or that are on a published list already) may be listed.
+LISTABLE_STATES = (ReviewState.ACCEPTED, ReviewState.PUBLISHED)
 
 
 def visible_snapshots() -> QuerySet[ListSnapshot]:
@@ -75,6 +77,7 @@ def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
             "submission__release",
             "submission__storage_system__institution",
             "submission__system",
+            "submission__submitter",
         )
         .annotate(
             institution_name=F("submission__storage_system__institution__name"),
@@ -121,7 +124,7 @@ def list_candidates(*, release: Release) -> list[Candidate]:
         Submission.objects.filter(
             release__publication_date__lte=release.publication_date,
             score__isnull=False,
-            status__in=(Submission.Status.VERIFIED, Submission.Status.INVALID),
+            status__in=(Submission.Status.VERIFIED, Submission.Status.INVALID, Submission.Status.RECORDED),
         )
         .annotate(
             release_date=F("release__publication_date"),
@@ -142,6 +145,10 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             "include_flag",
             "list_name",
             "removed_by",
+            "source",
+            "review_state",
+            "category",
+            "reproducibility",
         )
     )
     return [
@@ -157,9 +164,10 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             # Imported rows say whether the submitter opted in to the ranked lists; an upload for a
             # release is that opt-in.
             opted_in=row["include_flag"] != "0",
-            # The committee's production classification arrives with the review workflow; until then
-            # no submission carries it and the ranked lists of ISC23+ fill the Research side.
-            production=False,
+            # The committee's decisions; imported history carries none, so it fills the Research side.
+            production=row["category"] == ListCategory.PRODUCTION,
+            reproducibility=row["reproducibility"],
+            reviewed=row["source"] == Submission.Source.IMPORT or row["review_state"] in LISTABLE_STATES,
             scc=(row["list_name"] or "").lower().startswith("scc"),
             withdrawn=bool(row["removed_by"]),
         )

@@ -32,7 +32,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_filters",
     "simple_history",
@@ -51,6 +50,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, so that its log-in check runs after the CSRF check and right before the view.
+    "registry.ratelimit.RateLimitMiddleware",
+    "registry.errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "registry.urls"
@@ -74,6 +76,8 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 # Pipeline writes are short; keep connections for a minute to spare PostgreSQL the reconnects.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# A kept connection is checked before each request reuses it, so a database restart costs no request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -156,17 +160,20 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Ingest recovery: a submission still `processing` this long after its attempt began had its worker
 # die (longer than the hard time limit, so no live attempt is ever requeued); it is queued again,
 # and one that used up INGEST_MAX_ATTEMPTS ends `rejected` instead of looping on a poison archive.
-INGEST_STUCK_AFTER_MINUTES = env.int("INGEST_STUCK_AFTER_MINUTES", default=20)
+INGEST_STUCK_AFTER_MINUTES = env.float("INGEST_STUCK_AFTER_MINUTES", default=20)
 INGEST_MAX_ATTEMPTS = env.int("INGEST_MAX_ATTEMPTS", default=3)
 # Where archives are unpacked while they are verified (the system temporary folder when empty).
 INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
 CELERY_BEAT_SCHEDULE = {
-    "requeue-stuck-submissions": {"task": "submissions.tasks.submission_requeue_stuck", "schedule": 60.0},
+    "requeue-stuck-submissions": {
+        "task": "submissions.tasks.submission_requeue_stuck",
+        "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=60.0),
+    },
 }
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "submissions.tokens.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -181,11 +188,47 @@ SPECTACULAR_SETTINGS = {
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# The demo prints mails on the console; a deployment sets EMAIL_BACKEND to the SMTP backend and these.
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="IO500 registry <registry@io500.invalid>")
+# Links in e-mails (activation, review decisions) point here.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# An account activation link stays valid this long (also the password-reset link's lifetime).
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
 
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# HTTPS only in production (`manage.py check --deploy` is clean with DEBUG=false and a real SECRET_KEY);
+# each can be switched off for a plain-HTTP stack on localhost, e.g. the load benchmark.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_REFERRER_POLICY = "same-origin"
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and nothing else may set it).
+if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+
+# Abuse limits (registry/ratelimit.py). Rates read "<count>/<period>", period s, m, h or d ("10/15m");
+# an empty value switches a limit off. Uploads count the web form and the API together, per user.
+UPLOAD_RATE = env.str("UPLOAD_RATE", default="30/h")
+UPLOAD_BYTES_PER_DAY = env.int("UPLOAD_BYTES_PER_DAY", default=8 * 1024**3)
+LOGIN_FAILURE_RATE = env.str("LOGIN_FAILURE_RATE", default="10/15m")
+ACCOUNT_FORM_RATE = env.str("ACCOUNT_FORM_RATE", default="10/h")
+# Any request body above this is refused with 413 before it is read (archives above ARCHIVE_MAX_BYTES
+# but below this are still stored, then rejected with the reason).
+MAX_REQUEST_BYTES = env.int("MAX_REQUEST_BYTES", default=2 * ARCHIVE_MAX_BYTES)
+# Behind a reverse proxy, the header that carries the client address (e.g. HTTP_X_REAL_IP).
+RATELIMIT_CLIENT_IP_HEADER = env.str("RATELIMIT_CLIENT_IP_HEADER", default="")
+# Prefixes every counter key; the tests give each test its own, so counters never leak between them.
+RATELIMIT_NAMESPACE = env.str("RATELIMIT_NAMESPACE", default="")
 
 LOGGING = {
     "version": 1,

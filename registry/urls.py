@@ -8,7 +8,11 @@ from registry import health
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The registry's account pages first: its password-reset routes replace Django's.
+    path("accounts/", include("submissions.account_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("review/", include("registry.publishing_urls")),
+    path("review/", include("submissions.review_urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -20,3 +24,6 @@ urlpatterns = [
     path("", include("frontend.page_urls")),
     path("", include("frontend.urls")),
 ]
+
+# Friendly pages without the database: a 503 while it is down, a plain 500 otherwise.
+handler500 = "registry.errors.server_error"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,7 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run_verify(args.paths, args.json, sys.stdout, sys.stderr)
+    try:
+        return run_verify(args.paths, args.json, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        # The reader of our output went away (`... | head`): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_UNREADABLE
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from submissions.archive_store import ArchiveStorageUnavailable
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
 from submissions.selectors import submission_get_visible, submission_list_for_user
@@ -24,6 +25,7 @@ from submissions.serializers import (
     SubmissionSummarySerializer,
 )
 from submissions.services import DuplicateArchive, submission_create
+from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(
     name="SubmissionError",
@@ -47,6 +49,7 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
     """List your own submissions, or upload a new result archive."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [UploadThrottle]
     parser_classes = [MultiPartParser, FormParser]
     serializer_class = SubmissionSummarySerializer
     pagination_class = SubmissionPagination
@@ -71,6 +74,12 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
             409: OpenApiResponse(
                 _ERROR, description="These exact bytes were submitted from another account."
             ),
+            507: OpenApiResponse(
+                _ERROR, description="The registry's storage is full or unavailable; nothing was kept."
+            ),
+            429: OpenApiResponse(
+                _ERROR, description="Too many uploads from this account in a short time; retry later."
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -90,6 +99,8 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
             )
         except DuplicateArchive as exc:
             return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_409_CONFLICT)
+        except ArchiveStorageUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_507_INSUFFICIENT_STORAGE)
         except DjangoValidationError as exc:
             return Response(_validation_body(exc), status=status.HTTP_400_BAD_REQUEST)
         body = SubmissionCreatedSerializer(submission, context={"request": request}).data

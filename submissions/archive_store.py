@@ -7,13 +7,18 @@ stores nothing new) and lets the ingest worker check that what it reads is what 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
+import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
 from django.core.files import File
-from django.core.files.storage import default_storage
+from django.core.files.storage import FileSystemStorage, default_storage
+
+logger = logging.getLogger(__name__)
 
 _CHUNK = 1024 * 1024
 _MAX_NAME = 120
@@ -53,12 +58,48 @@ def storage_key(sha256: str, original_name: str) -> str:
     return f"archives/{sha256[:2]}/{sha256}/{original_name}"
 
 
+class ArchiveStorageUnavailable(Exception):
+    """Our storage refused the bytes (full, read-only, gone): nothing was kept, the upload may be retried."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The registry could not store your archive because its storage is full or unavailable at the "
+            "moment. Nothing was kept; please upload it again later. The administrators have been alerted."
+        )
+
+
 def store_once(file: File[bytes], key: str) -> str:
-    """Save `file` under `key` unless that key exists already (same key means same bytes)."""
-    if default_storage.exists(key):
-        return key
-    file.seek(0)
-    return default_storage.save(key, file)
+    """Save `file` under `key` unless that key exists already (same key means same bytes).
+
+    On a local disk the bytes go to a temporary name first and are renamed into place, so the key
+    never holds a partial file: a full disk or a killed process leaves at most a `.partial-*` file,
+    never a truncated archive that a later upload of the same bytes would trust.
+    Raises ArchiveStorageUnavailable when the storage refuses the write.
+    """
+    try:
+        if default_storage.exists(key):
+            return key
+        file.seek(0)
+        if isinstance(default_storage, FileSystemStorage):
+            return _save_by_rename(file, key)
+        # Object stores (S3) make an object visible only once it is complete.
+        return default_storage.save(key, file)
+    except OSError as exc:
+        logger.error("storing %s failed: %s", key, exc)
+        raise ArchiveStorageUnavailable() from exc
+
+
+def _save_by_rename(file: File[bytes], key: str) -> str:
+    partial = f"{key}.partial-{uuid.uuid4().hex}"
+    try:
+        saved = default_storage.save(partial, file)
+        # Same bytes under the same key: if a concurrent upload won the race, replacing is harmless.
+        Path(default_storage.path(saved)).replace(default_storage.path(key))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            default_storage.delete(partial)
+        raise
+    return key
 
 
 def copy_verified(key: str, expected: Digest, destination: Path) -> bool:

@@ -19,12 +19,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, Self
 
 MAX_MEMBERS = 10_000
 MAX_UNPACKED_BYTES = 2 * 1024**3
 MAX_RATIO = 100
+# Real result folders are two or three levels deep with short names; these bounds keep hostile
+# names from reaching the file system's own limits, where errors would be cryptic.
+MAX_NAME_BYTES = 255
+MAX_PATH_CHARS = 1024
+MAX_DEPTH = 64
+_SHOWN_NAME_CHARS = 160
 _CHUNK = 1024 * 1024
+_ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZIP2_MAGIC = b"BZh"
@@ -83,25 +90,68 @@ def archive_format(path: Path) -> str:
     )
 
 
+def shown_name(name: str) -> str:
+    """A member name as it may appear in a message: raw bytes and control characters escaped, shortened."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= _SHOWN_NAME_CHARS else text[: _SHOWN_NAME_CHARS - 1] + "…"
+
+
+def _check_name_characters(name: str) -> None:
+    if "\x00" in name:
+        raise ExtractionRejected(f'The archive member "{shown_name(name)}" has a NUL byte in its name.')
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        # tarfile hands undecodable bytes back as surrogate escapes.
+        raise ExtractionRejected(
+            f'The name of the archive member "{shown_name(name)}" is not valid UTF-8; rename the file '
+            "with plain characters and pack the archive again."
+        ) from None
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise ExtractionRejected(
+            f'The name of the archive member "{shown_name(name)}" contains a control character '
+            "(such as a line break or an escape); rename the file and pack the archive again."
+        )
+
+
+def _check_name_lengths(name: str, parts: list[str]) -> None:
+    longest = max(parts, key=lambda part: len(part.encode("utf-8")))
+    if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
+        raise ExtractionRejected(
+            f'The archive member "{shown_name(name)}" has a file or folder name that is too long '
+            f"({len(longest.encode('utf-8'))} bytes); names may be at most {MAX_NAME_BYTES} bytes."
+        )
+    if len(name) > MAX_PATH_CHARS or len(parts) > MAX_DEPTH:
+        raise ExtractionRejected(
+            f'The archive member "{shown_name(name)}" has a path that is too long ({len(name):,} '
+            f"characters, {len(parts)} levels); paths may be at most {MAX_PATH_CHARS:,} characters "
+            f"and {MAX_DEPTH} levels deep."
+        )
+
+
 def safe_member_path(name: str) -> PurePosixPath | None:
     """The relative path a member may be written to, None for the archive root itself.
 
-    Raises ExtractionRejected for absolute paths and any `..` component, before anything is written.
+    Raises ExtractionRejected for absolute paths, any `..` component and names no result folder has
+    (NUL, control characters, bytes that are not UTF-8, absurd lengths), before anything is written.
     """
+    _check_name_characters(name)
     unified = name.replace("\\", "/")
     if unified.startswith("/") or (len(unified) > 1 and unified[1] == ":"):
         raise ExtractionRejected(
-            f'The archive member "{name}" has an absolute path; archives must only hold relative paths.'
+            f'The archive member "{shown_name(name)}" has an absolute path; archives must only hold '
+            "relative paths."
         )
-    if "\x00" in unified:
-        raise ExtractionRejected(f'The archive member "{name!r}" has a NUL byte in its name.')
     parts = [p for p in unified.split("/") if p not in ("", ".")]
     if ".." in parts:
         raise ExtractionRejected(
-            f'The archive member "{name}" contains ".." and would be written outside the result folder.'
+            f'The archive member "{shown_name(name)}" contains ".." and would be written outside the '
+            "result folder."
         )
     if not parts:
         return None
+    _check_name_lengths(name, parts)
     return PurePosixPath(*parts)
 
 
@@ -140,10 +190,31 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     return "other"
 
 
+# tarfile ends the archive quietly at a garbled or cut-off header after the first member; those are
+# damaged archives, and silently dropping the rest would hide the real reason for a missing result.
+_BAD_HEADER_ERRORS = tuple(
+    getattr(tarfile, name)
+    for name in ("InvalidHeaderError", "TruncatedHeaderError")
+    if hasattr(tarfile, name)
+)
+
+
+class _StrictTarInfo(tarfile.TarInfo):
+    @classmethod
+    def fromtarfile(cls, tarfile: tarfile.TarFile) -> Self:
+        try:
+            return super().fromtarfile(tarfile)
+        except _BAD_HEADER_ERRORS as exc:
+            raise ExtractionRejected(
+                f"The archive is damaged or truncated: a member header at byte {tarfile.offset:,} of the "
+                f"unpacked data cannot be read ({exc})."
+            ) from exc
+
+
 def _tar_members(path: Path) -> Iterator[_Member]:
     try:
         # Stream mode reads each header once, in order, without building a member list in memory.
-        with tarfile.open(path, mode="r|*") as tar:
+        with tarfile.open(path, mode="r|*", tarinfo=_StrictTarInfo) as tar:
             for info in tar:
                 yield _Member(info.name, _tar_kind(info), partial(tar.extractfile, info))
     except tarfile.ReadError as exc:
@@ -158,11 +229,27 @@ def _zip_members(path: Path) -> Iterator[_Member]:
     try:
         with zipfile.ZipFile(path) as zf:
             for info in zf.infolist():
+                _check_zip_readable(info)
                 yield _Member(info.filename, _zip_kind(info), partial(zf.open, info))
     except zipfile.BadZipFile as exc:
         raise ExtractionRejected(f"The zip archive is damaged and could not be read ({exc}).") from exc
     except (EOFError, OSError) as exc:
         raise ExtractionRejected(f"The zip archive is damaged or truncated ({exc}).") from exc
+
+
+def _check_zip_readable(info: zipfile.ZipInfo) -> None:
+    # zipfile raises RuntimeError / NotImplementedError for these, which say nothing to a submitter.
+    if info.flag_bits & 0x1:
+        raise ExtractionRejected(
+            f'The archive member "{shown_name(info.filename)}" is encrypted; upload the results without '
+            "a password."
+        )
+    if info.compress_type not in _ZIP_METHODS:
+        raise ExtractionRejected(
+            f'The archive member "{shown_name(info.filename)}" uses a compression method the registry '
+            f"cannot read (zip method {info.compress_type}); pack it as .tar.gz, or as a zip with the "
+            "usual deflate compression."
+        )
 
 
 # What reading a damaged member's content raises, depending on the compression.
@@ -200,7 +287,7 @@ class _Writer:
         relative = safe_member_path(member.name)
         if member.kind in _KIND_REASONS:
             raise ExtractionRejected(
-                f'The archive member "{member.name}" {_KIND_REASONS[member.kind]}; '
+                f'The archive member "{shown_name(member.name)}" {_KIND_REASONS[member.kind]}; '
                 "only regular files and folders are accepted."
             )
         if relative is None:
@@ -216,8 +303,8 @@ class _Writer:
             if isinstance(exc, OSError) and exc.errno in _OUR_FAULT_ERRNOS:
                 raise  # our disk, not the archive: let the task fail and be retried
             raise ExtractionRejected(
-                f'The archive member "{member.name}" could not be unpacked; the archive is damaged or '
-                f"truncated ({exc})."
+                f'The archive member "{shown_name(member.name)}" could not be unpacked; the archive is '
+                f"damaged or truncated ({exc})."
             ) from exc
 
     def _make_parents(self, relative: PurePosixPath) -> None:
@@ -233,7 +320,8 @@ class _Writer:
             # lstat, not stat: a link must never be accepted as a folder to write through.
             if not stat.S_ISDIR(target.lstat().st_mode):
                 raise ExtractionRejected(
-                    f'The archive member "{name}" needs a folder where the archive already put a file.'
+                    f'The archive member "{shown_name(name)}" needs a folder where the archive already '
+                    "put a file."
                 ) from None
 
     def _write_file(self, target: Path, member: _Member) -> None:
@@ -242,7 +330,7 @@ class _Writer:
             fd = os.open(target, flags, 0o644)
         except FileExistsError:
             raise ExtractionRejected(
-                f'The archive holds "{member.name}" twice; each file may appear only once.'
+                f'The archive holds "{shown_name(member.name)}" twice; each file may appear only once.'
             ) from None
         source = member.open()
         with os.fdopen(fd, "wb") as out:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import DatabaseError
 
 import scoring
 from scoring.model import ReadError, Verification
@@ -25,6 +26,7 @@ logger = logging.getLogger(__name__)
 PROGRESS_FETCHED = 15
 PROGRESS_EXTRACTED = 40
 PROGRESS_VERIFIED = 85
+TRANSIENT_INFRA_ERRORS = (DatabaseError,)
 
 
 class IngestRejected(Exception):
@@ -82,6 +84,17 @@ def run_ingest_work(submission: Submission, archive: Archive) -> list[Verificati
             raise IngestRejected(str(exc)) from exc
         except SoftTimeLimitExceeded as exc:
             raise IngestRejected(_too_slow("unpacking")) from exc
+        except (OSError, *TRANSIENT_INFRA_ERRORS):
+            raise  # our disk or services: the task is retried
+        except Exception as exc:
+            # Anything else the archive provokes in the unpacking libraries is deterministic: retrying
+            # the same bytes cannot help, so end it here rather than after several stuck attempts.
+            logger.exception("submission %d: unpacking crashed", submission.pk)
+            raise IngestRejected(
+                "The registry could not unpack this archive because of an internal error. The archive "
+                "has been kept and the administrators can see the error; please contact the IO500 "
+                "committee."
+            ) from exc
         logger.info(
             "submission %d: %d members, %d bytes unpacked",
             submission.pk,

@@ -41,6 +41,34 @@ class StorageSystem(models.Model):
         return f"{self.name} ({self.institution}, {self.filesystem_type})"
 
 
+class ReviewState(models.TextChoices):
+    """Where a submission stands with the committee; independent of the pipeline `status`."""
+
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted for review"
+    UNDER_REVIEW = "under_review", "Under review"
+    ACCEPTED = "accepted", "Accepted"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+    REJECTED = "rejected", "Rejected"
+    PUBLISHED = "published", "Published"
+
+
+class Reproducibility(models.TextChoices):
+    """The committee's reproducibility score (io500.org the_lists.php), shown as a badge on lists."""
+
+    UNDEFINED = "undefined", "Undefined"
+    LIMITED = "limited", "Limited"
+    PROPRIETARY = "proprietary", "Proprietary"
+    FULLY = "fully_reproducible", "Fully Reproducible"
+
+
+class ListCategory(models.TextChoices):
+    """The committee's classification: only production systems may enter the Production lists."""
+
+    PRODUCTION = "production", "Production"
+    RESEARCH = "research", "Research"
+
+
 class Submission(models.Model):
     class Status(models.TextChoices):
         RECEIVED = "received", "Received"
@@ -48,8 +76,10 @@ class Submission(models.Model):
         VERIFIED = "verified", "Verified"
         INVALID = "invalid", "Invalid"
         REJECTED = "rejected", "Rejected"
+        # Imported history whose raw files are not public: the published values, not re-verified.
+        RECORDED = "recorded", "Published record"
 
-    FINAL_STATUSES = (Status.VERIFIED, Status.INVALID, Status.REJECTED)
+    FINAL_STATUSES = (Status.VERIFIED, Status.INVALID, Status.REJECTED, Status.RECORDED)
 
     class Source(models.TextChoices):
         UPLOAD = "upload", "Uploaded"
@@ -88,11 +118,28 @@ class Submission(models.Model):
     # Everything the original list row said (imported history), kept verbatim for reference.
     published_record = models.JSONField(default=dict, blank=True)
 
+    # The committee workflow (submissions/review_rules.py says who may move it where).
+    review_state = models.CharField(
+        max_length=20, choices=ReviewState.choices, default=ReviewState.DRAFT, db_index=True
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    reproducibility = models.CharField(
+        max_length=20, choices=Reproducibility.choices, default=Reproducibility.UNDEFINED
+    )
+    category = models.CharField(max_length=16, choices=ListCategory.choices, default=ListCategory.RESEARCH)
+    anonymous = models.BooleanField(
+        default=False, help_text='Published lists show "anonymous" instead of the submitter\'s name.'
+    )
+
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "processing_started_at"])]
+        permissions = [
+            ("review_submission", "Can review submissions and decide on them"),
+            ("publish_lists", "Can build and publish the lists of a release"),
+        ]
 
     def __str__(self) -> str:
         return f"Submission {self.pk}"
@@ -262,3 +309,13 @@ class Finding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.code}"
+
+
+# Defined in its own module to keep this one about submissions; imported so Django registers it.
+# The review models live in their own module; importing them here registers them with the app.
+from submissions.review_models import Questionnaire as Questionnaire  # noqa: E402
+from submissions.review_models import ReverifyItem as ReverifyItem  # noqa: E402
+from submissions.review_models import ReverifyRun as ReverifyRun  # noqa: E402
+from submissions.review_models import ReviewComment as ReviewComment  # noqa: E402
+from submissions.review_models import ReviewEvent as ReviewEvent  # noqa: E402
+from submissions.token_model import ApiToken as ApiToken  # noqa: E402

@@ -7,8 +7,17 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
-from submissions.models import Archive, Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.models import (
+    Archive,
+    Finding,
+    PhaseResult,
+    Result,
+    ReviewState,
+    Submission,
+    SystemDescription,
+)
 
 COMMITTEE_PERMISSION = "submissions.view_submission"
 
@@ -19,12 +28,28 @@ _SEVERITY_ORDER: dict[str, int] = {
 }
 
 
+def release_out_of_embargo_q(prefix: str = "") -> Q:
+    """The release (reached through `prefix`) has no embargo or its embargo has ended."""
+    return (
+        Q(**{f"{prefix}release__isnull": True})
+        | Q(**{f"{prefix}release__embargo_end__isnull": True})
+        | Q(**{f"{prefix}release__embargo_end__lte": timezone.now()})
+    )
+
+
+def public_submissions_q() -> Q:
+    """What anyone may see: imported history (published on io500.org long ago), and submissions the
+    committee published on a list, once their release's embargo has ended. Nothing else of a
+    submission (scores, files, system) is public before that."""
+    published = Q(review_state=ReviewState.PUBLISHED) & release_out_of_embargo_q()
+    return Q(source=Submission.Source.IMPORT) | published
+
+
 def _visible_filter(user: User | AnonymousUser) -> Q | None:
-    """None means everything; otherwise the rows this user may see."""
+    """None means everything (the committee); otherwise the rows this user may see."""
     if user.is_authenticated and user.has_perm(COMMITTEE_PERMISSION):
         return None
-    # Imported history was published on io500.org long ago: public.
-    public = Q(source=Submission.Source.IMPORT)
+    public = public_submissions_q()
     if user.is_authenticated:
         return public | Q(submitter_id=user.pk)
     return public

@@ -9,7 +9,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from registry.models import Release
-from submissions.models import Archive, Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.models import (
+    Archive,
+    Finding,
+    ListCategory,
+    PhaseResult,
+    Reproducibility,
+    Result,
+    ReviewState,
+    Submission,
+    SystemDescription,
+)
 from submissions.selectors import (
     submission_findings_ordered,
     submission_primary_result,
@@ -74,6 +84,19 @@ class SubmissionSummarySerializer(SubmissionCreatedSerializer):
         source="release.slug", read_only=True, allow_null=True, default=None, help_text="The release's slug."
     )
     created_at = serializers.DateTimeField(read_only=True)
+    review_state = serializers.ChoiceField(
+        choices=ReviewState.choices,
+        read_only=True,
+        help_text="Where the submission stands with the committee.",
+    )
+    reproducibility = serializers.ChoiceField(
+        choices=Reproducibility.choices, read_only=True, help_text="The committee's reproducibility level."
+    )
+    category = serializers.ChoiceField(
+        choices=ListCategory.choices,
+        read_only=True,
+        help_text="Production or research, as the committee decided.",
+    )
 
 
 class FindingSerializer(serializers.ModelSerializer[Finding]):

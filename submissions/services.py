@@ -22,7 +22,7 @@ from registry.models import Release
 from submissions.archive_store import clean_original_name, digest_file, storage_key, store_once
 from submissions.ingest_store import ingest_store_rejection, ingest_store_verifications
 from submissions.ingest_work import IngestRejected, run_ingest_work
-from submissions.models import Archive, StorageSystem, Submission, SystemDescription
+from submissions.models import Archive, ReviewState, StorageSystem, Submission, SystemDescription
 from submissions.system_description import CleanSystem, system_description_clean
 
 if TYPE_CHECKING:
@@ -50,7 +50,9 @@ def _schedule_ingest(submission_id: int) -> None:
     # Imported here: tasks import this module, and the task must only see committed rows.
     from submissions.tasks import submission_ingest as submission_ingest_task
 
-    transaction.on_commit(lambda: submission_ingest_task.delay(submission_id))
+    # Robust: with the broker down the upload is still stored and answered; the periodic requeue
+    # task sends it once the broker is back (see submission_requeue_stuck).
+    transaction.on_commit(lambda: submission_ingest_task.delay(submission_id), robust=True)
 
 
 def _check_release_open(release: Release) -> None:
@@ -225,6 +227,8 @@ def _create_row(
         ten_node=ten_node,
         source=source,
         io500_id=io500_id,
+        # Imported history was published on io500.org; an upload starts as the submitter's draft.
+        review_state=ReviewState.PUBLISHED if source == Submission.Source.IMPORT else ReviewState.DRAFT,
     )
 
 

@@ -44,3 +44,14 @@ def submission_requeue_stuck() -> int:
     from submissions.services import submission_requeue_stuck as requeue
 
     return requeue(older_than=timedelta(minutes=settings.INGEST_STUCK_AFTER_MINUTES))
+
+
+@shared_task(  # type: ignore[untyped-decorator]
+    acks_late=True, autoretry_for=TRANSIENT_ERRORS, retry_backoff=2, max_retries=3
+)
+def submission_reverify(run_id: int, submission_id: int) -> bool | None:
+    """One archive of a `reverify` run; True when its verdict changed."""
+    from submissions.reverify import reverify_submission
+
+    item = reverify_submission(run_id=run_id, submission_id=submission_id)
+    return None if item is None else item.changed

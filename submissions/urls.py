@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from submissions import views
+from submissions import review_views, views
 
 app_name = "submissions"
 
@@ -12,4 +12,8 @@ urlpatterns = [
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/status.json", views.status, name="status"),
     path("<int:pk>/files/<int:archive_id>/", views.download, name="download"),
+    path("<int:pk>/questionnaire/", review_views.questionnaire_edit, name="questionnaire"),
+    path("<int:pk>/submit/", review_views.submit, name="submit"),
+    path("<int:pk>/publication-name/", review_views.publication_name, name="publication-name"),
+    path("<int:pk>/comments/", review_views.comment_post, name="comment"),
 ]

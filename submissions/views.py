@@ -11,9 +11,11 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from submissions.archive_store import ArchiveStorageUnavailable
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
+from submissions.review_views import review_context
 from submissions.selectors import (
     submission_findings_ordered,
     submission_get_status,
@@ -51,6 +53,9 @@ def upload(request: HttpRequest) -> HttpResponse:
             )
         except DuplicateArchive as exc:
             form.add_error("archive", exc.messages)
+        except ArchiveStorageUnavailable as exc:
+            form.add_error(None, str(exc))
+            return render(request, "submissions/upload.html", {"form": form}, status=507)
         except ValidationError as exc:
             _add_service_errors(form, exc)
         else:
@@ -81,6 +86,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "system": submission_system_description(submission=submission),
         "archive": submission_result_archive(submission=submission),
         "files": list(submission.archives.all()),
+        **review_context(request.user, submission),
     }
     return render(request, "submissions/detail.html", context)
 

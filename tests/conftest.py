@@ -52,6 +52,13 @@ def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
+    # The limits stay on, at their production values; each test just counts in buckets of its own.
+    if _django_active(request):
+        request.getfixturevalue("settings").RATELIMIT_NAMESPACE = uuid.uuid4().hex
+
+
+@pytest.fixture(autouse=True)
 def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tasks run in-process, errors raised, unless the test is marked `worker` (a real one runs them)."""
     if not _django_active(request) or request.node.get_closest_marker("worker"):
@@ -92,15 +99,12 @@ def other_submitter(db: None) -> Any:
 
 @pytest.fixture
 def committee_member(db: None) -> Any:
-    from django.contrib.auth.models import Group, Permission, User
+    from django.contrib.auth.models import User
 
-    from submissions.selectors import COMMITTEE_PERMISSION
+    from submissions.roles import committee_member_add
 
-    app_label, codename = COMMITTEE_PERMISSION.split(".")
-    committee, _ = Group.objects.get_or_create(name="committee")
-    committee.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
     user = User.objects.create_user("carol", "carol@example.org", PASSWORD)
-    user.groups.add(committee)
+    committee_member_add(user=user)
     return user
 
 
@@ -114,14 +118,19 @@ def anon() -> Any:
 @pytest.fixture
 def api_client_for() -> Any:
     """api_client_for(user) -> a DRF client authenticated with that user's token (None: anonymous)."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from submissions.tokens import api_token_issue
+
+    tokens: dict[int, str] = {}
 
     def make(user: Any | None) -> APIClient:
         client = APIClient()
         if user is not None:
-            token, _ = Token.objects.get_or_create(user=user)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            # Issuing replaces the user's earlier token, so one token per user serves every client.
+            if user.pk not in tokens:
+                tokens[user.pk] = api_token_issue(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[user.pk]}")
         return client
 
     return make

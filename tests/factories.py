@@ -20,6 +20,7 @@ from submissions.models import (
     Institution,
     PhaseResult,
     Result,
+    ReviewState,
     StorageSystem,
     Submission,
     SystemDescription,
@@ -62,6 +63,10 @@ class SubmissionFactory(DjangoModelFactory[Submission]):
         model = Submission
 
     source = Submission.Source.IMPORT
+    # Imported history is published; an upload stays its submitter's draft unless a test says otherwise.
+    review_state = LazyAttribute(
+        lambda s: ReviewState.PUBLISHED if s.source == Submission.Source.IMPORT else ReviewState.DRAFT
+    )
     status = Submission.Status.VERIFIED
     release = SubFactory(ReleaseFactory)
     storage_system = SubFactory(StorageSystemFactory)

@@ -14,7 +14,7 @@ from simple_history.utils import bulk_create_with_history
 
 from registry.importer.source import IO500Data
 from registry.models import Release
-from submissions.models import Institution, StorageSystem, Submission, SystemDescription
+from submissions.models import Institution, ReviewState, StorageSystem, Submission, SystemDescription
 
 # submissions.csv release_id of the corrected SC18* re-issue: its rows belong to SC18.
 CORRECTION_RELEASE_NAMES = {"SC18*": "SC18"}
@@ -141,14 +141,16 @@ def import_history(data: IO500Data, releases: dict[str, Release]) -> HistoryImpo
             release=release,
             storage_system=system,
             ten_node=row["information_10_node_challenge"] == "1",
-            # io500.org's committee verdict: VALID rows were accepted, INVALID/DELETE were not.
-            status=Submission.Status.VERIFIED if valid else Submission.Status.INVALID,
+            # io500.org's committee verdict: VALID rows were accepted, INVALID/DELETE were not. Until
+            # the raw files are ingested the values are the published ones, not re-verified here.
+            status=Submission.Status.RECORDED if valid else Submission.Status.INVALID,
             progress=100,
             score=record_score(row),
             bw=parse_float(row["io500_bw"]),
             md=parse_float(row["io500_md"]),
             valid=valid,
             published_record=row,
+            review_state=ReviewState.PUBLISHED,
         )
         submissions.append(submission)
         descriptions.append((submission, row))

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from registry.importer.source import RawFolder
 from registry.models import Release
-from submissions.models import Archive, Institution, StorageSystem, Submission, SystemDescription
+from submissions.models import Archive, Institution, ReviewState, StorageSystem, Submission, SystemDescription
 
 # The IO500 result directory name (both the shell script and the C app): 2023.04.26-13.56.52.
 RUN_TIMESTAMP = re.compile(r"(20\d\d)\.(\d\d)\.(\d\d)-(\d\d)\.(\d\d)\.(\d\d)")
@@ -111,6 +111,7 @@ def new_imported_row(folder: RawFolder, releases: list[Release]) -> Submission:
     )
     submission = Submission.objects.create(
         source=Submission.Source.IMPORT,
+        review_state=ReviewState.PUBLISHED,
         io500_id=folder.io500_id,
         release=infer_release(folder, releases),
         storage_system=system,

@@ -5,57 +5,123 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='ListEntry',
+            name="ListEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveIntegerField()),
-                ('score', models.FloatField()),
-                ('bw', models.FloatField(null=True)),
-                ('md', models.FloatField(null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveIntegerField()),
+                ("score", models.FloatField()),
+                ("bw", models.FloatField(null=True)),
+                ("md", models.FloatField(null=True)),
             ],
             options={
-                'ordering': ['snapshot', 'rank'],
+                "ordering": ["snapshot", "rank"],
             },
         ),
         migrations.CreateModel(
-            name='ListSnapshot',
+            name="ListSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('io500', 'IO500'), ('ten-node', '10 Node Challenge'), ('production', 'Production'), ('research', 'Research'), ('ten-node-production', '10 Node Production'), ('ten-node-research', '10 Node Research'), ('full', 'Full'), ('historical', 'Historical'), ('scc', 'Student Cluster Competition')], max_length=32)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('label', models.CharField(blank=True, help_text='Display name, e.g. "SC18*".', max_length=32)),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('published', 'Published'), ('superseded', 'Superseded')], default='draft', max_length=16)),
-                ('description', models.TextField(blank=True)),
-                ('correction_reason', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("io500", "IO500"),
+                            ("ten-node", "10 Node Challenge"),
+                            ("production", "Production"),
+                            ("research", "Research"),
+                            ("ten-node-production", "10 Node Production"),
+                            ("ten-node-research", "10 Node Research"),
+                            ("full", "Full"),
+                            ("historical", "Historical"),
+                            ("scc", "Student Cluster Competition"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "label",
+                    models.CharField(blank=True, help_text='Display name, e.g. "SC18*".', max_length=32),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("published", "Published"),
+                            ("superseded", "Superseded"),
+                        ],
+                        default="draft",
+                        max_length=16,
+                    ),
+                ),
+                ("description", models.TextField(blank=True)),
+                ("correction_reason", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['release__publication_date', 'kind', 'version'],
+                "ordering": ["release__publication_date", "kind", "version"],
             },
         ),
         migrations.CreateModel(
-            name='Release',
+            name="Release",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=16, unique=True)),
-                ('slug', models.SlugField(max_length=16, unique=True)),
-                ('publication_date', models.DateField(help_text='The day the lists are released (the conference).')),
-                ('submission_deadline', models.DateField(blank=True, null=True)),
-                ('embargo_end', models.DateTimeField(blank=True, help_text="Until then the release's new submissions and lists are visible to the committee only.", null=True)),
-                ('list_kinds', models.JSONField(default=list, help_text='The ListKind values this release publishes.')),
-                ('rules_from', models.ForeignKey(blank=True, help_text="The oldest release whose results are still comparable under this release's rules (SC19 restarted the lists after the stonewall change). Empty means this release itself.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registry.release')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=16, unique=True)),
+                ("slug", models.SlugField(max_length=16, unique=True)),
+                (
+                    "publication_date",
+                    models.DateField(help_text="The day the lists are released (the conference)."),
+                ),
+                ("submission_deadline", models.DateField(blank=True, null=True)),
+                (
+                    "embargo_end",
+                    models.DateTimeField(
+                        blank=True,
+                        help_text="Until then the release's new submissions and lists are visible to the committee only.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "list_kinds",
+                    models.JSONField(default=list, help_text="The ListKind values this release publishes."),
+                ),
+                (
+                    "rules_from",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The oldest release whose results are still comparable under this release's rules (SC19 restarted the lists after the stonewall change). Empty means this release itself.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="registry.release",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['publication_date'],
+                "ordering": ["publication_date"],
             },
         ),
     ]

@@ -6,42 +6,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('registry', '0001_initial'),
-        ('submissions', '0001_initial'),
+        ("registry", "0001_initial"),
+        ("submissions", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='listentry',
-            name='submission',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='submissions.submission'),
+            model_name="listentry",
+            name="submission",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="entries",
+                to="submissions.submission",
+            ),
         ),
         migrations.AddField(
-            model_name='listsnapshot',
-            name='created_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="listsnapshot",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='listentry',
-            name='snapshot',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='registry.listsnapshot'),
+            model_name="listentry",
+            name="snapshot",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="registry.listsnapshot",
+            ),
         ),
         migrations.AddField(
-            model_name='listsnapshot',
-            name='release',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='snapshots', to='registry.release'),
+            model_name="listsnapshot",
+            name="release",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="snapshots", to="registry.release"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='listentry',
-            constraint=models.UniqueConstraint(fields=('snapshot', 'rank'), name='unique_rank_per_snapshot'),
+            model_name="listentry",
+            constraint=models.UniqueConstraint(fields=("snapshot", "rank"), name="unique_rank_per_snapshot"),
         ),
         migrations.AddConstraint(
-            model_name='listsnapshot',
-            constraint=models.UniqueConstraint(fields=('release', 'kind', 'version'), name='unique_snapshot_version'),
+            model_name="listsnapshot",
+            constraint=models.UniqueConstraint(
+                fields=("release", "kind", "version"), name="unique_snapshot_version"
+            ),
         ),
     ]

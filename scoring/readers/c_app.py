@@ -36,6 +36,8 @@ _SCORE_RE = re.compile(
     r"\s+kiops\s*:\s*TOTAL\s+(\S+?)(\s+\[INVALID\])?\s*$"
 )
 _TAG_RE = re.compile(r"^io500-(isc|sc)(\d\d)")
+# A phase line of the 2018-2019 io500.sh summary; found next to C-app files it means mixed runs.
+_SHELL_PHASE_RE = re.compile(r"^\[RESULT(-invalid)?\]\s+(BW|IOPS)\s+phase\s+\d+\s")
 _SCORE_VALUE_RE = re.compile(r"^(\S+)(\s+\[INVALID\])?\s*$")
 
 # Sections of result.txt that are not phases.
@@ -155,6 +157,15 @@ def read_c_app(files: RunFiles) -> RunResult:
                 "read-line-unreadable",
                 f"{len(summary.unreadable)} line(s) of {SUMMARY} match no IO500 format and were "
                 f"ignored, the first: '{summary.unreadable[0][:120]}'.",
+            )
+        )
+    if summary is not None and any(_SHELL_PHASE_RE.match(line) for line in summary.unreadable):
+        notes.append(
+            note(
+                "read-mixed-eras",
+                f"{SUMMARY} holds result lines of the 2018-2019 io500.sh script, but the other files of "
+                "this folder come from the IO500 C application: the files of one run must all come "
+                "from that run.",
             )
         )
     if ini is not None and ini.unparsed:

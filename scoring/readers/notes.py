@@ -25,6 +25,7 @@ READ_NOTE_SEVERITY: dict[str, Severity] = {
     "read-summary-only": Severity.WARNING,
     "read-folder-unreadable": Severity.WARNING,
     "read-sources-disagree": Severity.WARNING,
+    "read-mixed-eras": Severity.ERROR,
 }
 
 

@@ -10,6 +10,7 @@ import csv
 import io
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,23 @@ CHROMIUM_ARGS = [
 GIB = 1024**3
 
 
+@dataclass
+class Browsing:
+    """A chromium page and every console error or uncaught exception it reported."""
+
+    page: Any
+    problems: list[str] = field(default_factory=list)
+
+    def on_console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(message.text)
+
+    def on_page_error(self, error: Any) -> None:
+        self.problems.append(str(error))
+
+
 @pytest.fixture
-def browser_page() -> Iterator[Any]:
+def browsing() -> Iterator[Browsing]:
     # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are
     # still synchronous, which Django refuses next to a running loop unless told it is safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -52,13 +68,10 @@ def browser_page() -> Iterator[Any]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-        page.console_problems = []
-        page.on(
-            "console",
-            lambda message: page.console_problems.append(message.text) if message.type == "error" else None,
-        )
-        page.on("pageerror", lambda error: page.console_problems.append(str(error)))
-        yield page
+        session = Browsing(page)
+        page.on("console", session.on_console)
+        page.on("pageerror", session.on_page_error)
+        yield session
         browser.close()
 
 
@@ -67,27 +80,39 @@ def rich_history() -> tuple[History, Submission]:
     history = build_history(entries_per_release=4)
     leader = history.submissions[len(history.submissions) // 2]  # Red in ISC41
     for offset, submission in enumerate(history.submissions):
-        result = make_result(submission=submission, config={"global": {"api": "POSIX", "seed": str(offset % 2)}})
+        result = make_result(
+            submission=submission, config={"global": {"api": "POSIX", "seed": str(offset % 2)}}
+        )
         extra: dict[str, Any] = {}
         if submission == leader:
             times = [300.0 + (rank % 7) for rank in range(64)]
             times[41] = 520.0  # a straggler
             extra = {
-                "ranks": [{"rank": r, "time_s": t, "rate": 9000.0 / t, "items": None} for r, t in enumerate(times)],
-                "timeline": [[rank, second, GIB * (1 + second % 5)] for rank in range(4) for second in range(40)],
+                "ranks": [
+                    {"rank": r, "time_s": t, "rate": 9000.0 / t, "items": None} for r, t in enumerate(times)
+                ],
+                "timeline": [
+                    [rank, second, GIB * (1 + second % 5)] for rank in range(4) for second in range(40)
+                ],
             }
-        add_phases(result, {name: (index + 1) * (offset + 1) * 1.7 for index, name in enumerate(SCORED_PHASES)}, **extra)
+        add_phases(
+            result,
+            {name: (index + 1) * (offset + 1) * 1.7 for index, name in enumerate(SCORED_PHASES)},
+            **extra,
+        )
     return history, leader
 
 
 def chart_states(page: Any) -> list[tuple[str, str, int]]:
-    return page.eval_on_selector_all(
+    states: list[tuple[str, str, int]] = page.eval_on_selector_all(
         ".chart[data-chart]",
         "els => els.map(e => [e.dataset.chart, e.dataset.state || '', e.querySelectorAll('svg *').length])",
     )
+    return states
 
 
-def open_and_check(page: Any, url: str, shot: str, charts: set[str]) -> list[tuple[str, str, int]]:
+def open_and_check(browsing: Browsing, url: str, shot: str, charts: set[str]) -> list[tuple[str, str, int]]:
+    page = browsing.page
     page.goto(url)
     page.wait_for_load_state("networkidle")
     page.wait_for_function(
@@ -99,13 +124,13 @@ def open_and_check(page: Any, url: str, shot: str, charts: set[str]) -> list[tup
     states = chart_states(page)
     drawn = {name for name, state, elements in states if state == "drawn" and elements > 5}
     assert charts <= drawn, f"{url}: charts not drawn: {states}"
-    assert page.console_problems == [], f"{url}: console errors {page.console_problems}"
+    assert browsing.problems == [], f"{url}: console errors {browsing.problems}"
     return states
 
 
-def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(live_server, browser_page):
+def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(live_server, browsing):
     history, leader = rich_history()
-    page = browser_page
+    page = browsing.page
     base = live_server.url
 
     page.goto(base + "/")
@@ -140,13 +165,13 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").inner_text().startswith(f"Submission {leader.pk}")
     page.screenshot(path=str(ARTIFACTS / "submission.png"), full_page=True)
-    assert page.console_problems == []
+    assert browsing.problems == []
 
-    open_and_check(page, f"{base}/systems/{history.daos.pk}/", "system", {"rank-history", "balance"})
+    open_and_check(browsing, f"{base}/systems/{history.daos.pk}/", "system", {"rank-history", "balance"})
     ids = ",".join(str(s.pk) for s in history.submissions[:3])
-    open_and_check(page, f"{base}/compare/?ids={ids}", "compare", {"compare"})
+    open_and_check(browsing, f"{base}/compare/?ids={ids}", "compare", {"compare"})
     assert page.locator("tr[data-differs='true']").count() == 1  # the seed setting
-    states = open_and_check(page, f"{base}/history/", "history", {"balance", "trend", "shares"})
+    states = open_and_check(browsing, f"{base}/history/", "history", {"balance", "trend", "shares"})
     assert len(states) == 6
     assert page.locator("#history-balance circle.point").count() == 12
 
@@ -168,18 +193,25 @@ def snippet_page(history: History, submission: Submission) -> str:
     return body.render({"submission": loaded, "release": history.new, "kind": "io500"})
 
 
-def test_the_submission_and_radar_snippets_draw_their_charts(live_server, browser_page):
+def test_the_submission_and_radar_snippets_draw_their_charts(live_server, browsing):
     history, leader = rich_history()
-    page = browser_page
+    page = browsing.page
     # The snippets are served from the live server's origin, so their data requests go to the real
     # chart endpoints and the static modules exactly as on a page that includes them.
     html = snippet_page(history, leader)
-    page.route(f"{live_server.url}/snippets/", lambda route: route.fulfill(body=html, content_type="text/html"))
-    open_and_check(page, f"{live_server.url}/snippets/", "submission-charts", {"phases", "ranks", "timeline", "radar"})
+    page.route(
+        f"{live_server.url}/snippets/", lambda route: route.fulfill(body=html, content_type="text/html")
+    )
+    open_and_check(
+        browsing,
+        f"{live_server.url}/snippets/",
+        "submission-charts",
+        {"phases", "ranks", "timeline", "radar"},
+    )
     assert "rank 41" in page.locator("[data-chart='ranks'] .chart-note").inner_text()
     assert page.locator("[data-chart='timeline'] svg").count() == 12
 
     # Switching the per-rank phase fetches that phase's rows.
     page.select_option("[data-chart='ranks'] select", "mdtest-easy-write")
     page.wait_for_function("() => document.querySelector('[data-role=ranks-plot] svg')")
-    assert page.console_problems == []
+    assert browsing.problems == []

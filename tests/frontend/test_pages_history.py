@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from frontend.cache import charts_invalidate
+from tests.factories import make_submission, publish_list
 from tests.frontend.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,8 @@ def test_filters_travel_in_the_url_to_the_chart_data(client):
     response = client.get("/history/", {"kind": "io500", "filesystem": "DAOS"})
     assert response.status_code == 200
     assert response.context["points_src"] == "/charts/history/points.json?kind=io500&filesystem=DAOS"
-    assert [p["system"] for p in response.context["points"]["points"]] == ["Red", "Red"]
+    assert [p["system"] for p in response.context["points_table"]] == ["Red", "Red"]
+    assert response.context["points"]["count"] == 2
     assert "<option selected>DAOS</option>" in response.content.decode()
 
 
@@ -37,11 +40,21 @@ def test_an_unknown_kind_shows_a_sentence_and_the_main_lists(client):
     response = client.get("/history/", {"kind": "fastest"})
     assert response.status_code == 400
     assert '"fastest" is not a ranked list kind' in response.context["error"]
-    assert len(response.context["points"]["points"]) == 10
+    assert response.context["points"]["count"] == 10
 
 
 def test_without_any_published_list_the_charts_say_so(client):
     response = client.get("/history/")
     assert response.status_code == 200
-    assert response.context["points"]["points"] == []
+    assert response.context["points"]["count"] == 0
     assert "No ranked entry matches these lists and file system." in response.content.decode()
+
+
+def test_the_cached_page_follows_a_publish_once_the_charts_are_invalidated(client):
+    history = build_history()
+    assert "10 entries" in client.get("/history/").content.decode()
+    newcomer = make_submission(release=history.new, bw=3.0, md=3.0)
+    publish_list(history.new, "io500", [newcomer], version=2)
+    assert "10 entries" in client.get("/history/").content.decode()
+    charts_invalidate()
+    assert "11 entries" in client.get("/history/").content.decode()

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from registry.models import FrozenSnapshotError, ListEntry, ListSnapshot, Release
 from registry.services import ListBuildError, ListPublishError, list_build, list_publish
-from submissions.models import Institution, StorageSystem, Submission, SystemDescription
+from submissions.models import Institution, ReviewState, StorageSystem, Submission, SystemDescription
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)
@@ -54,6 +54,8 @@ def submission(
         bw=score,
         md=score,
         valid=valid,
+        # Uploads reach the lists once the committee accepted them (tests/review covers the others).
+        review_state=ReviewState.ACCEPTED,
     )
     SystemDescription.objects.create(submission=row, client_nodes=nodes, procs_per_node=4)
     return row

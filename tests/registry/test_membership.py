@@ -8,6 +8,7 @@ from typing import Any
 
 from registry.membership import Candidate, ListWindow, qualifies, rank_candidates
 from registry.models import ListKind
+from submissions.models import Reproducibility
 
 SC19 = datetime.date(2019, 11, 19)
 ISC20 = datetime.date(2020, 7, 23)
@@ -77,9 +78,9 @@ def test_ten_node_lists_need_exactly_ten_client_nodes():
 def test_the_ten_node_rule_applies_to_both_split_lists():
     window = ListWindow(release_date=ISC23, rules_from_date=SC19)
     entries = [
-        candidate(1, 9.0, client_nodes=10, production=True),
+        candidate(1, 9.0, client_nodes=10, production=True, reproducibility=Reproducibility.FULLY),
         candidate(2, 8.0, client_nodes=10),
-        candidate(3, 7.0, client_nodes=12, production=True),
+        candidate(3, 7.0, client_nodes=12, production=True, reproducibility=Reproducibility.FULLY),
     ]
     assert ranked_ids(ListKind.TEN_NODE_PRODUCTION, entries, window) == [1]
     assert ranked_ids(ListKind.TEN_NODE_RESEARCH, entries, window) == [2]

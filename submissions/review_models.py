@@ -1,0 +1,192 @@
+"""The committee's side of a submission: the reproducibility questionnaire, the decisions taken
+(an audit trail shown as a timeline), the comments, and the re-verification runs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+# The IO500 questionnaire sections (submission-system schema field names) with the question asked.
+QUESTIONNAIRE_SECTIONS: dict[str, tuple[str, str]] = {
+    "system_purpose": (
+        "System purpose",
+        "What is the system used for? Name the production applications and the data they produce, "
+        "or say that it is a research or benchmark system.",
+    ),
+    "availability": (
+        "Availability",
+        "Can anyone obtain this hardware and software (commercially or as open source)? Since when?",
+    ),
+    "storage_system_software": (
+        "Storage system software",
+        "Which storage software and versions run on servers and clients, and where can they be obtained?",
+    ),
+    "runtime_environment": (
+        "Runtime environment",
+        "All scripts and configuration dumps needed to rerun the benchmark "
+        "(e.g. mmlsconfig, Lustre tunables).",
+    ),
+    "fault_tolerance_mechanisms": (
+        "Fault tolerance and single points of failure",
+        "Power, network, inter-server and intra-server media redundancy; can any one device, server, NIC "
+        "or cable fail without disrupting the benchmark?",
+    ),
+    "execution": (
+        "Execution",
+        "How was the benchmark run (scheduler, job script)? Was the system dedicated to it?",
+    ),
+    "caching": ("Caching", "Which caches (client, server, device) took part, and how were they configured?"),
+    "data_source": (
+        "Data source",
+        "Was the data served by a burst buffer or by the primary storage? Do production applications use it?",
+    ),
+    "trust": (
+        "Trust",
+        "Did you repeat the run? Are the results below the hardware limits? Was the data persistent?",
+    ),
+    "reproducibility_score_id": (
+        "Reproducibility",
+        "Which reproducibility score do you expect "
+        "(Undefined, Limited, Proprietary, Fully Reproducible), and why?",
+    ),
+    "feedback": (
+        "Feedback",
+        "Anything you want to tell the IO500 committee about the benchmark or the process.",
+    ),
+}
+QUESTIONNAIRE_MIN_WORDS = 10
+
+
+class Questionnaire(models.Model):
+    """The reproducibility questionnaire of one submission; every answer needs at least 10 words."""
+
+    submission = models.OneToOneField(
+        "submissions.Submission", on_delete=models.CASCADE, related_name="questionnaire"
+    )
+    system_purpose = models.TextField()
+    availability = models.TextField()
+    storage_system_software = models.TextField()
+    runtime_environment = models.TextField()
+    fault_tolerance_mechanisms = models.TextField()
+    execution = models.TextField()
+    caching = models.TextField()
+    data_source = models.TextField()
+    trust = models.TextField()
+    reproducibility_score_id = models.TextField()
+    feedback = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Questionnaire of {self.submission}"
+
+    def answers(self) -> list[tuple[str, str, str]]:
+        """(field, section title, answer) in the order IO500 asks them."""
+        return [
+            (name, title, getattr(self, name)) for name, (title, _question) in QUESTIONNAIRE_SECTIONS.items()
+        ]
+
+
+# How the timeline names each recorded action.
+ACTION_LABELS = {
+    "submit": "Submitted for review",
+    "start_review": "Review started",
+    "accept": "Accepted",
+    "request_changes": "Changes requested",
+    "reject": "Rejected",
+    "publish": "Published",
+    "assess": "Reproducibility assessed",
+}
+
+
+class ReviewEvent(models.Model):
+    """One step of the workflow: who moved the submission from which state to which, when and why."""
+
+    submission = models.ForeignKey(
+        "submissions.Submission", on_delete=models.CASCADE, related_name="review_events"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=32)
+    from_state = models.CharField(max_length=20)
+    to_state = models.CharField(max_length=20)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.submission}: {self.action} ({self.from_state} -> {self.to_state})"
+
+    @property
+    def action_label(self) -> str:
+        return ACTION_LABELS.get(self.action, self.action.replace("_", " ").capitalize())
+
+
+class ReviewComment(models.Model):
+    """A comment of the committee or the submitter; replies point to the comment they answer."""
+
+    submission = models.ForeignKey(
+        "submissions.Submission", on_delete=models.CASCADE, related_name="review_comments"
+    )
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
+    )
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Comment {self.pk} on {self.submission}"
+
+
+class ReverifyRun(models.Model):
+    """One `reverify` pass over the stored archives; its items say whose verdict changed."""
+
+    release = models.ForeignKey(
+        "registry.Release", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Re-verification {self.pk}"
+
+    @property
+    def progress(self) -> int:
+        return 100 if self.total == 0 else round(100 * self.done / self.total)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class ReverifyItem(models.Model):
+    run = models.ForeignKey(ReverifyRun, on_delete=models.CASCADE, related_name="items")
+    submission = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict, blank=True)
+    changed = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "submission_id"]
+        constraints = [models.UniqueConstraint(fields=["run", "submission"], name="one_item_per_run")]
+
+    def __str__(self) -> str:
+        return f"{self.run}: {self.submission}"

@@ -1,0 +1,105 @@
+"""The review workflow as data: which action moves a submission from which states to which, and
+whose action it is. No queries here; the services enforce it and the pages offer only what fits.
+
+    draft ──submit──> submitted ──start_review──> under_review ──accept──> accepted ──publish──> published
+      ▲                  │                           │    │
+      └── (submitter edits; changes_requested ──submit──┘    └──reject──> rejected
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from submissions.models import ReviewState
+
+
+class Actor(Enum):
+    SUBMITTER = "submitter"  # the submission's own submitter
+    COMMITTEE = "committee"
+    SYSTEM = "system"  # the registry itself, when the committee publishes a list
+
+
+@dataclass(frozen=True)
+class Transition:
+    action: str
+    label: str
+    sources: frozenset[str]
+    target: str
+    actor: Actor
+    reason_required: bool = False
+
+
+TRANSITIONS: dict[str, Transition] = {
+    t.action: t
+    for t in (
+        Transition(
+            "submit",
+            "Submit for review",
+            frozenset({ReviewState.DRAFT, ReviewState.CHANGES_REQUESTED}),
+            ReviewState.SUBMITTED,
+            Actor.SUBMITTER,
+        ),
+        Transition(
+            "start_review",
+            "Start the review",
+            frozenset({ReviewState.SUBMITTED}),
+            ReviewState.UNDER_REVIEW,
+            Actor.COMMITTEE,
+        ),
+        Transition(
+            "accept",
+            "Accept",
+            frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW}),
+            ReviewState.ACCEPTED,
+            Actor.COMMITTEE,
+        ),
+        Transition(
+            "request_changes",
+            "Request changes",
+            frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED}),
+            ReviewState.CHANGES_REQUESTED,
+            Actor.COMMITTEE,
+            reason_required=True,
+        ),
+        Transition(
+            "reject",
+            "Reject",
+            frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED}),
+            ReviewState.REJECTED,
+            Actor.COMMITTEE,
+            reason_required=True,
+        ),
+        Transition(
+            "publish",
+            "Publish",
+            frozenset({ReviewState.ACCEPTED}),
+            ReviewState.PUBLISHED,
+            Actor.SYSTEM,
+        ),
+    )
+}
+
+# The states in which the submitter may still change what they submitted.
+SUBMITTER_EDITABLE = frozenset({ReviewState.DRAFT, ReviewState.CHANGES_REQUESTED})
+# The states in which the committee may assign the reproducibility level and the list category.
+ASSESSABLE = frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED})
+# The review queue: everything waiting for a committee decision.
+AWAITING_REVIEW = (ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW)
+
+
+def committee_actions(state: str) -> list[Transition]:
+    """The decisions the committee can take on a submission in this state, in display order."""
+    return [t for t in TRANSITIONS.values() if t.actor is Actor.COMMITTEE and state in t.sources]
+
+
+def refusal(transition: Transition, state: str, state_label: str) -> str | None:
+    """Why this transition cannot happen from `state`, or None when it can."""
+    if state in transition.sources:
+        return None
+    if transition.action == "submit":
+        return (
+            f"This submission is {state_label.lower()}; only a draft or a submission with changes "
+            "requested can be submitted for review."
+        )
+    return f'A submission that is {state_label.lower()} cannot be moved on with "{transition.label}".'

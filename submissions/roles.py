@@ -1,0 +1,51 @@
+"""The three roles: submitter (any active account), committee (a group with permissions), admin
+(superuser). Views and services ask these functions, never a group name or a permission string."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
+
+COMMITTEE_GROUP = "committee"
+REVIEW_PERMISSION = "submissions.review_submission"
+PUBLISH_PERMISSION = "submissions.publish_lists"
+# What the committee may do: see every submission (the visibility selector asks for the first),
+# decide on them, build and publish lists, and read the audit trail.
+COMMITTEE_PERMISSIONS = (
+    "submissions.view_submission",
+    REVIEW_PERMISSION,
+    PUBLISH_PERMISSION,
+    "submissions.view_historicalsubmission",
+    "registry.view_listsnapshot",
+)
+
+
+def committee_group_ensure() -> Group:
+    """The committee group with its permissions (idempotent; run after every migrate)."""
+    group, _ = Group.objects.get_or_create(name=COMMITTEE_GROUP)
+    wanted = []
+    for name in COMMITTEE_PERMISSIONS:
+        app_label, codename = name.split(".")
+        permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+        if permission is not None:
+            wanted.append(permission)
+    group.permissions.add(*wanted)
+    return group
+
+
+def committee_member_add(*, user: User) -> None:
+    user.groups.add(committee_group_ensure())
+
+
+def is_committee(user: User | AnonymousUser) -> bool:
+    """Committee members and admins (a superuser holds every permission)."""
+    return bool(user.is_authenticated and user.has_perm(REVIEW_PERMISSION))
+
+
+def may_publish(user: User | AnonymousUser) -> bool:
+    return bool(user.is_authenticated and user.has_perm(PUBLISH_PERMISSION))
+
+
+def ensure_committee_group_after_migrate(sender: Any, **kwargs: Any) -> None:
+    committee_group_ensure()

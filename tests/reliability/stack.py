@@ -1,0 +1,364 @@
+"""A private, production-like registry stack on this machine, for fault injection and load.
+
+PostgreSQL (its own cluster from initdb, on its own port), Redis (its own server), gunicorn and
+Celery workers and beat, all started and stopped here. Nothing touches the machine's shared
+PostgreSQL or Redis, which other test runs use at the same time: killing and restarting these
+private services is safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+START_TIMEOUT_S = 60
+
+
+class StackError(RuntimeError):
+    """A service of the private stack could not be started or stopped."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(predicate: Any, what: str, timeout_s: float = START_TIMEOUT_S, log: Path | None = None) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    tail = log.read_text(errors="replace")[-3000:] if log and log.exists() else ""
+    raise StackError(f"{what} did not come up within {timeout_s:.0f} s.\n{tail}")
+
+
+def _as_postgres(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    # initdb and the server refuse to run as root; the machine has a `postgres` account.
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    return subprocess.run(prefix + command, capture_output=True, text=True, check=False, **kwargs)
+
+
+@dataclass
+class Postgres:
+    root: Path
+    port: int = field(default_factory=free_port)
+
+    @property
+    def data(self) -> Path:
+        return self.root / "pgdata"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "postgres.log"
+
+    def init(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+        done = _as_postgres(
+            [str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync"]
+        )
+        if done.returncode != 0:
+            raise StackError(f"initdb failed: {done.stderr}")
+
+    def start(self) -> None:
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c max_connections=200"
+        )
+        done = _as_postgres(
+            [str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start"]
+        )
+        if done.returncode != 0:
+            raise StackError(f"PostgreSQL did not start: {done.stderr}\n{self.log.read_text()[-2000:]}")
+
+    def stop(self, mode: str = "fast") -> None:
+        """`immediate` is what a crash looks like to clients: connections are cut without goodbye."""
+        _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"])
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def sql(self, database: str, query: str) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return list(cursor.fetchall()) if cursor.description else []
+
+
+@dataclass
+class Redis:
+    root: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        # No persistence: a restart loses every queued message, the worst case the registry must survive.
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no", "--dir", str(self.root)]
+        with open(self.root / "redis.log", "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        _wait_for(self.ping, "Redis", log=self.root / "redis.log")
+
+    def ping(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+        self.process = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+
+@dataclass
+class Service:
+    """One of our own processes (gunicorn, a Celery worker, beat) in its own process group."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the whole group: a Celery worker's pool processes die with it, as in an OOM kill."""
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, sig)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
+
+
+@dataclass
+class Stack:
+    """The registry on private services. Use `Stack.create()` as a context manager."""
+
+    root: Path
+    postgres: Postgres
+    redis: Redis
+    database: str = "io500_private"
+    media: Path | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)
+    services: list[Service] = field(default_factory=list)
+    web_port: int = field(default_factory=free_port)
+
+    @classmethod
+    @contextlib.contextmanager
+    def create(
+        cls,
+        *,
+        media: Path | None = None,
+        database: str = "io500_private",
+        env: Mapping[str, str] | None = None,
+    ) -> Iterator[Stack]:
+        root = Path(tempfile.mkdtemp(prefix="io500-stack-"))
+        root.chmod(0o755)  # the postgres account must reach its data folder inside
+        stack = cls(root, Postgres(root / "pg"), Redis(root / "redis"), database, media, dict(env or {}))
+        try:
+            stack.postgres.init()
+            stack.postgres.start()
+            stack.postgres.sql("postgres", f'CREATE DATABASE "{database}"')
+            stack.redis.start()
+            stack.manage("migrate", "--noinput")
+            stack.manage("collectstatic", "--noinput")
+            yield stack
+        finally:
+            stack.shutdown()
+            shutil.rmtree(root, ignore_errors=True)
+
+    @property
+    def media_root(self) -> Path:
+        return self.media or self.root / "media"
+
+    def env(self) -> dict[str, str]:
+        keep = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_", "SECURE_"))}
+        return {
+            **keep,
+            "DJANGO_SETTINGS_MODULE": "registry.settings",
+            "DATABASE_URL": self.postgres.url(self.database),
+            "REDIS_URL": self.redis.url(),
+            "MEDIA_ROOT": str(self.media_root),
+            "STATIC_ROOT": str(self.root / "static"),
+            "SECRET_KEY": "private-stack-" + secrets.token_urlsafe(40),
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # Plain HTTP on localhost: no TLS terminator in front of this stack.
+            "SECURE_SSL_REDIRECT": "false",
+            "SECURE_HSTS_SECONDS": "0",
+            "SESSION_COOKIE_SECURE": "false",
+            "CSRF_COOKIE_SECURE": "false",
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "LOG_LEVEL": "WARNING",
+            **self.extra_env,
+        }
+
+    def manage(self, *args: str, timeout: float = 300) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise StackError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+        return done.stdout
+
+    def _spawn(self, name: str, command: list[str]) -> Service:
+        log = self.root / f"{name}.log"
+        with open(log, "ab") as out:
+            process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                env=self.env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        service = Service(name, process, log)
+        self.services.append(service)
+        return service
+
+    def start_web(self, workers: int = 2, threads: int = 8) -> Service:
+        command = [sys.executable, "-m", "gunicorn", "registry.wsgi", "--bind", f"127.0.0.1:{self.web_port}"]
+        command += ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
+        # Keep-alive longer than any client pause, as behind a proxy; gunicorn's 2 s default closes
+        # connections that clients are about to reuse.
+        command += ["--timeout", "120", "--keep-alive", "75", "--log-level", "warning"]
+        service = self._spawn("web", command)
+        _wait_for(lambda: self._answers("/healthz"), "gunicorn", log=service.log)
+        return service
+
+    def start_worker(self, name: str = "worker", concurrency: int = 1, nice: int = 0) -> Service:
+        command = ["nice", "-n", str(nice)] if nice else []
+        command += [sys.executable, "-m", "celery", "-A", "registry", "worker", "--loglevel=INFO"]
+        command += ["--pool=prefork", f"--concurrency={concurrency}", "-n", f"{name}@%h"]
+        command += ["--without-gossip", "--without-mingle"]
+        service = self._spawn(name, command)
+        _wait_for(
+            lambda: " ready." in service.log.read_text(errors="replace"), f"Celery {name}", log=service.log
+        )
+        return service
+
+    def start_beat(self) -> Service:
+        command = [sys.executable, "-m", "celery", "-A", "registry", "beat", "--loglevel=INFO"]
+        command += ["--schedule", str(self.root / "beat-schedule")]
+        service = self._spawn("beat", command)
+        _wait_for(
+            lambda: "beat: Starting" in service.log.read_text(errors="replace"),
+            "Celery beat",
+            log=service.log,
+        )
+        return service
+
+    def _answers(self, path: str) -> bool:
+        try:
+            with urllib.request.urlopen(self.url(path), timeout=2) as response:
+                return bool(response.status == 200)
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.web_port}{path}"
+
+    def api_token(self, username: str) -> str:
+        return self.manage("create_api_token", username).strip().splitlines()[-1]
+
+    def submissions(self) -> list[dict[str, Any]]:
+        rows = self.postgres.sql(
+            self.database,
+            "SELECT s.id, s.status, s.error, s.attempts, "
+            "(SELECT count(*) FROM submissions_result r WHERE r.submission_id = s.id), "
+            "(SELECT count(*) FROM submissions_archive a "
+            "WHERE a.submission_id = s.id AND a.kind = 'result'), "
+            "(SELECT count(*) FROM submissions_finding f WHERE f.submission_id = s.id) "
+            "FROM submissions_submission s ORDER BY s.id",
+        )
+        keys = ("id", "status", "error", "attempts", "results", "archives", "findings")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {s.name}\n{s.log.read_text(errors='replace')[-3000:]}" for s in self.services)
+
+    def shutdown(self) -> None:
+        for service in reversed(self.services):
+            service.stop()
+        self.services.clear()
+        self.redis.stop()
+        with contextlib.suppress(Exception):
+            self.postgres.stop("immediate")
+
+
+def http(
+    method: str,
+    url: str,
+    *,
+    token: str | None = None,
+    files: Mapping[str, tuple[str, bytes]] | None = None,
+    timeout: float = 60,
+) -> tuple[int, dict[str, str], bytes]:
+    """A tiny HTTP client on the standard library: (status, headers, body), never raising on 4xx/5xx."""
+    headers = {"Accept": "application/json"} if "/api/" in url else {"Accept": "text/html"}
+    data = None
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    if files:
+        boundary = secrets.token_hex(16)
+        parts = []
+        for name, (filename, content) in files.items():
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n".encode()
+                + content
+                + b"\r\n"
+            )
+        data = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def json_body(body: bytes) -> Any:
+    return json.loads(body.decode())

@@ -1,0 +1,266 @@
+"""Faults injected into a private production-like stack: nothing uploaded is lost, stuck or duplicated.
+
+The stack (tests/reliability/stack.py) runs its own PostgreSQL cluster, Redis server, gunicorn,
+Celery worker and beat, with the media folder on a small tmpfs, so killing and filling them never
+disturbs the machine's shared services. Beat requeues stuck work every 2 s here (60 s in production)
+and calls a submission stuck after 6 s (20 minutes in production); everything else is as deployed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import tarfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.reliability.records import record
+from tests.reliability.stack import Stack, StackError, http, json_body
+from tests.submissions.archives import pack_folder
+
+FINAL = {"verified", "invalid", "rejected"}
+MEDIA_TMPFS_MIB = 512
+STACK_ENV = {"INGEST_STUCK_AFTER_MINUTES": "0.1", "INGEST_REQUEUE_EVERY_S": "2", "UPLOAD_RATE": ""}
+RECOVERY_TIMEOUT_S = 120
+
+pytestmark = pytest.mark.faults
+
+
+@pytest.fixture(scope="module")
+def media_tmpfs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A real, small file system for the archives, so that "disk full" is a real ENOSPC."""
+    mountpoint = tmp_path_factory.mktemp("media-tmpfs")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={MEDIA_TMPFS_MIB}m,mode=0755", "tmpfs", str(mountpoint)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.fail(
+            "The fault tests mount a tmpfs for the media volume and need root for it: "
+            + mounted.stderr.strip()
+        )
+    try:
+        yield mountpoint
+    finally:
+        subprocess.run(["umount", "-l", str(mountpoint)], check=False)
+
+
+@pytest.fixture(scope="module")
+def stack(media_tmpfs: Path) -> Iterator[Stack]:
+    with Stack.create(media=media_tmpfs, database="io500_faults", env=STACK_ENV) as running:
+        running.start_web(workers=2, threads=4)
+        running.start_worker()
+        running.start_beat()
+        yield running
+
+
+@pytest.fixture(scope="module")
+def token(stack: Stack) -> str:
+    return stack.api_token("fault-tester")
+
+
+def _real(io500_submissions: Path, number: int) -> bytes:
+    return pack_folder(io500_submissions / f"submission-{number}")
+
+
+def _slow(io500_submissions: Path, padding_mib: int = 200) -> bytes:
+    """A real, valid run plus incompressible padding: unpacking takes long enough to kill it midway."""
+    buffer = io.BytesIO()
+    folder = io500_submissions / "submission-33"
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        tar.add(folder, arcname="run")
+        info = tarfile.TarInfo("run/scratch/padding.bin")
+        info.size = padding_mib * 1024 * 1024
+        tar.addfile(info, io.BytesIO(os.urandom(info.size)))
+    return buffer.getvalue()
+
+
+def _upload(stack: Stack, token: str, data: bytes, name: str = "run.tar") -> tuple[int, Any]:
+    status, _, body = http(
+        "POST", stack.url("/api/v1/submissions/"), token=token, files={"archive": (name, data)}
+    )
+    return status, json_body(body)
+
+
+def _wait_final(stack: Stack, ids: list[int], timeout_s: float = RECOVERY_TIMEOUT_S) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        rows = [row for row in stack.submissions() if row["id"] in ids]
+        if len(rows) == len(ids) and all(row["status"] in FINAL for row in rows):
+            return rows
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not final after {timeout_s} s: {rows}\n{stack.logs()}")
+        time.sleep(0.2)
+
+
+def _wait_status(stack: Stack, submission_id: int, status: str, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(row["id"] == submission_id and row["status"] == status for row in stack.submissions()):
+            return
+        time.sleep(0.002)
+    raise AssertionError(f"submission {submission_id} never reached {status}")
+
+
+def _assert_whole(rows: list[dict[str, Any]]) -> None:
+    """Every submission verified once: one archive, one result, nothing doubled by the recovery."""
+    for row in rows:
+        assert row["status"] == "verified", row
+        assert row["archives"] == 1 and row["results"] == 1, row
+
+
+def _no_partial_files(media: Path) -> None:
+    assert not list(media.rglob("*.partial-*")), "a partial archive was left behind"
+
+
+def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
+    stack: Stack, token: str, io500_submissions: Path
+) -> None:
+    status, body = _upload(stack, token, _slow(io500_submissions), "slow.tar")
+    assert status == 202, body
+    _wait_status(stack, body["id"], "processing")
+    worker = next(s for s in stack.services if s.name == "worker")
+    started = time.monotonic()
+    worker.kill(signal.SIGKILL)  # the worker and its pool process, mid-task, as the OOM killer would
+    assert [row["status"] for row in stack.submissions() if row["id"] == body["id"]] == ["processing"]
+    stack.services.remove(worker)
+    stack.start_worker()
+    rows = _wait_final(stack, [body["id"]])
+    _assert_whole(rows)
+    record(
+        "faults",
+        "worker kill -9 mid-ingest",
+        fault="kill -9 of the Celery worker and its pool while it unpacked a 200 MiB upload",
+        submissions=1,
+        lost=0,
+        stuck=0,
+        duplicated=0,
+        recovered_in_s=round(time.monotonic() - started, 1),
+        recovery="beat requeued the stuck submission; a new worker verified it",
+    )
+
+
+def test_a_redis_restart_loses_no_upload(stack: Stack, token: str, io500_submissions: Path) -> None:
+    before = _upload(stack, token, _real(io500_submissions, 6), "before.tgz")[1]["id"]
+    _wait_final(stack, [before])
+    stack.redis.stop(signal.SIGKILL)  # no persistence: every queued message is gone
+    started = time.monotonic()
+    during = []
+    for number in (585, 702):
+        status, body = _upload(stack, token, _real(io500_submissions, number), f"s{number}.tgz")
+        assert status == 202, body  # stored and answered although the broker is down
+        during.append(body["id"])
+    page_status, _, page = http("GET", stack.url(f"/api/v1/submissions/{during[0]}/"), token=token)
+    assert page_status == 200 and json_body(page)["status"] == "received"
+    assert http("GET", stack.url("/healthz"))[0] == 503
+    stack.redis.start()
+    rows = _wait_final(stack, [before, *during])
+    _assert_whole(rows)
+    record(
+        "faults",
+        "redis restart",
+        fault="Redis killed (no persistence, queue lost) while 2 uploads arrived, then restarted",
+        submissions=3,
+        lost=0,
+        stuck=0,
+        duplicated=0,
+        recovered_in_s=round(time.monotonic() - started, 1),
+        recovery="uploads answered 202; beat requeued them once Redis was back",
+    )
+
+
+def test_a_postgres_restart_shows_a_friendly_503_and_loses_nothing(
+    stack: Stack, token: str, io500_submissions: Path
+) -> None:
+    status, body = _upload(stack, token, _slow(io500_submissions, padding_mib=120), "slow2.tar")
+    assert status == 202
+    in_flight = body["id"]
+    _wait_status(stack, in_flight, "processing")
+    stack.postgres.stop("immediate")  # a crash as clients see it: connections cut mid-transaction
+    started = time.monotonic()
+    try:
+        page_status, headers, page = http("GET", stack.url("/"))
+        assert page_status == 503
+        html = page.decode()
+        assert "Temporarily unavailable" in html and "Traceback" not in html and "<html" in html
+        assert headers.get("Retry-After") == "30"
+        api_status, _, api = http("GET", stack.url(f"/api/v1/submissions/{in_flight}/"))
+        assert api_status == 503 and "database" in json_body(api)["detail"]
+        upload_status, _, _ = http(
+            "POST",
+            stack.url("/api/v1/submissions/"),
+            token=token,
+            files={"archive": ("s6.tgz", _real(io500_submissions, 6) + b"")},
+        )
+        assert upload_status == 503  # refused visibly, so the client knows to send it again
+        time.sleep(3)
+    finally:
+        stack.postgres.start()
+    rows = _wait_final(stack, [in_flight])
+    _assert_whole(rows)
+    assert http("GET", stack.url("/"))[0] == 200
+    record(
+        "faults",
+        "postgresql restart",
+        fault="PostgreSQL stopped (immediate) during an ingest for 3 s, pages and API requested meanwhile",
+        submissions=1,
+        lost=0,
+        stuck=0,
+        duplicated=0,
+        answered_during_outage="503 page / 503 JSON, no traceback",
+        recovered_in_s=round(time.monotonic() - started, 1),
+        recovery="the ingest task retried on OperationalError and finished",
+    )
+
+
+def test_a_full_media_volume_refuses_uploads_clearly_and_keeps_no_partial_file(
+    stack: Stack, token: str, io500_submissions: Path
+) -> None:
+    media = stack.media_root
+    data = _real(io500_submissions, 738)
+    usage = os.statvfs(media)
+    free = usage.f_bavail * usage.f_frsize
+    filler = media / "filler.bin"
+    with open(filler, "wb") as out:
+        out.truncate(0)
+        out.write(bytes(max(free - len(data) // 2, 0)))  # leave less room than the archive needs
+    before = {row["id"] for row in stack.submissions()}
+    try:
+        status, body = _upload(stack, token, data, "s738.tgz")
+        assert status == 507, body
+        assert "storage is full" in body["detail"] and "Nothing was kept" in body["detail"]
+        assert {row["id"] for row in stack.submissions()} == before  # no half-made submission
+        _no_partial_files(media)
+    finally:
+        filler.unlink()
+    status, body = _upload(stack, token, data, "s738.tgz")  # the researcher simply tries again
+    assert status == 202, body
+    _assert_whole(_wait_final(stack, [body["id"]]))
+    record(
+        "faults",
+        "media volume full",
+        fault="the archive volume (tmpfs) filled up to less than one archive of free space",
+        submissions=1,
+        lost=0,
+        stuck=0,
+        duplicated=0,
+        answered_while_full="507 with a clear message, no row, no partial file",
+        recovery="after space was freed, the same upload was accepted and verified",
+    )
+
+
+def test_no_submission_of_the_fault_run_is_left_unfinished(stack: Stack) -> None:
+    rows = stack.submissions()
+    assert rows, "the fault tests created no submissions"
+    assert all(row["status"] in FINAL for row in rows), rows
+    assert all(row["archives"] == 1 for row in rows), rows
+    if any(not service.alive() for service in stack.services):
+        raise StackError(f"a service of the stack died:\n{stack.logs()}")

@@ -1,0 +1,354 @@
+"""Security of the web side: CSRF everywhere, abuse limits, deploy settings, escaping, tokens, downloads."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.db import connection
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from submissions.models import ApiToken, Finding, StorageSystem, Submission
+from submissions.services import submission_create
+from submissions.system_description import TEXT_FIELDS
+from submissions.tokens import api_token_issue, token_digest
+from tests.conftest import PASSWORD, REPO
+from tests.reliability.records import record
+from tests.submissions.helpers import SYSTEM, real_tarball
+
+pytestmark = pytest.mark.django_db
+
+LIST_URL = "/api/v1/submissions/"
+PAYLOAD = '<script>alert("owned")</script>'
+ESCAPED = "&lt;script&gt;alert(&quot;owned&quot;)&lt;/script&gt;"
+
+
+# --- CSRF ------------------------------------------------------------------------------------------
+
+
+def _sample_path(route: str) -> str:
+    """A concrete path for a route: every converter filled with a plausible value."""
+    import re
+
+    samples = {
+        "int": "1",
+        "str": "x",
+        "slug": "x",
+        "uuid": "00000000-0000-0000-0000-000000000000",
+        "path": "x",
+    }
+    return re.sub(r"<(?:(\w+):)?\w+>", lambda m: samples.get(m.group(1) or "str", "x"), route)
+
+
+def _routes(patterns: list[Any], prefix: str = "") -> list[str]:
+    found: list[str] = []
+    for pattern in patterns:
+        route = str(pattern.pattern)
+        if route.startswith("^") or "(?P" in route:
+            continue  # regex routes are Django admin's and static files', tested upstream
+        if isinstance(pattern, URLResolver):
+            found += _routes(pattern.url_patterns, prefix + route)
+        elif isinstance(pattern, URLPattern):
+            found.append("/" + _sample_path(prefix + route))
+    return sorted(set(found))
+
+
+def test_every_page_refuses_a_post_without_a_csrf_token(submitter: Any) -> None:
+    """Every route of the site, the forms of other apps included as they appear, is CSRF-protected.
+
+    The API's token authentication is exempt by design (no cookies); a session-authenticated API
+    call is not, which the second half checks.
+    """
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(submitter)
+    routes = [r for r in _routes(get_resolver().url_patterns) if not r.startswith(("/admin/", "/api/"))]
+    assert {"/accounts/login/", "/submissions/upload/"} <= set(routes)
+    unprotected = {route: code for route in routes if (code := client.post(route, {}).status_code) != 403}
+    assert unprotected == {}
+    api = client.post(LIST_URL, {"archive": real_tarball(33)})
+    assert api.status_code == 403 and "CSRF" in api.json()["detail"]
+    record("security", "csrf", routes_checked=len(routes) + 1, unprotected=len(unprotected))
+
+
+def test_the_upload_form_works_with_its_csrf_token(submitter: Any) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(submitter)
+    page = client.get(reverse("submissions:upload"))
+    token = page.context["csrf_token"]
+    form = {
+        **SYSTEM,
+        "archive": real_tarball(33),
+        "client_network_gbps": "200",
+        "csrfmiddlewaretoken": str(token),
+    }
+    response = client.post(reverse("submissions:upload"), form)
+    assert response.status_code == 302
+
+
+# --- abuse limits ------------------------------------------------------------------------------------
+
+
+def _login(client: Client, username: str, password: str, address: str = "10.0.0.1") -> Any:
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_failed_logins_are_rate_limited_per_address_and_per_user(submitter: Any, settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "3/15m"
+    client = Client()
+    for _ in range(3):
+        assert _login(client, "alice", "wrong password").status_code == 200
+    locked = _login(client, "alice", PASSWORD)
+    assert locked.status_code == 429
+    assert "Too many failed log-in attempts" in locked.content.decode()
+    assert 0 < int(locked["Retry-After"]) <= 900
+    # The guesser's address is locked out for every account...
+    assert _login(client, "bob", "anything").status_code == 429
+    # ...and the attacked account from every address, while others log in normally.
+    assert _login(Client(), "alice", PASSWORD, address="10.0.0.2").status_code == 429
+    User.objects.create_user("dora", "dora@example.org", PASSWORD)
+    assert _login(Client(), "dora", PASSWORD, address="10.0.0.3").status_code == 302
+    record("security", "login rate limit", failures_allowed=3, locked_status=429)
+
+
+def test_successful_logins_do_not_count_against_the_limit(submitter: Any, settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "2/15m"
+    for _ in range(5):
+        assert _login(Client(), "alice", PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize("route", ["accounts:signup", "accounts:password_reset"])
+def test_forms_that_send_mail_are_rate_limited_per_address(route: str, settings: Any) -> None:
+    settings.ACCOUNT_FORM_RATE = "2/h"
+    url = reverse(route)
+    form = {"username": "spam", "email": "victim@example.org", "password1": "x", "password2": "y"}
+    for _ in range(2):
+        assert Client().post(url, form, REMOTE_ADDR="10.9.9.9").status_code != 429
+    refused = Client().post(url, form, REMOTE_ADDR="10.9.9.9")
+    assert refused.status_code == 429 and "too often" in refused.content.decode()
+    assert Client().post(url, form, REMOTE_ADDR="10.9.9.10").status_code != 429
+
+
+def test_api_uploads_are_throttled_per_user(
+    api_client_for: Any, submitter: Any, other_submitter: Any, settings: Any
+) -> None:
+    settings.UPLOAD_RATE = "2/h"
+    alice = api_client_for(submitter)
+    for number in (33, 585):
+        assert alice.post(LIST_URL, {"archive": real_tarball(number)}, format="multipart").status_code == 202
+    throttled = alice.post(LIST_URL, {"archive": real_tarball(6)}, format="multipart")
+    assert throttled.status_code == 429
+    assert "throttled" in throttled.json()["detail"]
+    assert int(throttled["Retry-After"]) > 0
+    # Reading is not throttled, and another submitter is not affected.
+    assert alice.get(LIST_URL).status_code == 200
+    bob = api_client_for(other_submitter)
+    assert bob.post(LIST_URL, {"archive": real_tarball(6)}, format="multipart").status_code == 202
+    record("security", "api upload throttle", rate="2/h", throttled_status=429)
+
+
+def test_the_web_form_and_the_api_share_one_upload_budget(
+    api_client_for: Any, submitter: Any, settings: Any
+) -> None:
+    settings.UPLOAD_RATE = "1/h"
+    assert (
+        api_client_for(submitter)
+        .post(LIST_URL, {"archive": real_tarball(33)}, format="multipart")
+        .status_code
+        == 202
+    )
+    client = Client()
+    client.force_login(submitter)
+    response = client.post(reverse("submissions:upload"), {"archive": real_tarball(585)})
+    assert response.status_code == 429
+    assert "uploaded too much" in response.content.decode()
+
+
+def test_the_daily_upload_volume_is_limited_per_user(
+    api_client_for: Any, submitter: Any, settings: Any
+) -> None:
+    settings.UPLOAD_BYTES_PER_DAY = 100_000
+    alice = api_client_for(submitter)
+    assert alice.post(LIST_URL, {"archive": real_tarball(33)}, format="multipart").status_code == 202
+    big = ContentFile(secrets.token_bytes(120_000), name="big.tgz")
+    assert alice.post(LIST_URL, {"archive": big}, format="multipart").status_code == 429
+
+
+def test_a_request_above_the_size_cap_is_refused_before_it_is_read(
+    api_client_for: Any, submitter: Any, settings: Any
+) -> None:
+    settings.MAX_REQUEST_BYTES = 50_000
+    big = ContentFile(secrets.token_bytes(60_000), name="big.tgz")
+    response = api_client_for(submitter).post(LIST_URL, {"archive": big}, format="multipart")
+    assert response.status_code == 413
+    assert "accepts at most" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+# --- deployment settings ------------------------------------------------------------------------------
+
+
+def _production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_"))
+    }
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="registry.example.org",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'deploy-check.sqlite3'}",
+        REDIS_URL="",
+        DJANGO_SETTINGS_MODULE="registry.settings",
+        **extra,
+    )
+    return env
+
+
+def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=_production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+    record("security", "check --deploy", issues=0)
+
+
+def test_check_deploy_flags_an_insecure_configuration(tmp_path: Path) -> None:
+    # The check is only worth something if it can fail: the same settings with cookies made insecure.
+    env = _production_env(tmp_path, SESSION_COOKIE_SECURE="false", SECURE_HSTS_SECONDS="0")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "security.W012" in result.stderr + result.stdout
+    assert "security.W004" in result.stderr + result.stdout
+
+
+def test_production_responses_carry_the_security_headers(client: Any, settings: Any) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 31536000
+    assert client.get("/healthz").status_code == 301  # plain HTTP goes to HTTPS
+    response = client.get("/healthz", secure=True)
+    assert response["Strict-Transport-Security"].startswith("max-age=31536000")
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+# --- escaping ---------------------------------------------------------------------------------------
+
+
+def test_user_supplied_text_is_escaped_on_every_page_that_shows_it(
+    submitter: Any, committee_member: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    system = {**SYSTEM, **{field: f"{field} {PAYLOAD}" for field in TEXT_FIELDS}}
+    with django_capture_on_commit_callbacks(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter,
+            archive=real_tarball(33),
+            original_name=f"{PAYLOAD}.tgz",
+            system=system,
+        )
+    Finding.objects.create(
+        submission=submission, code="x", severity="warning", phase=PAYLOAD, message=f"finding {PAYLOAD}"
+    )
+    Submission.objects.filter(pk=submission.pk).update(error=f"error {PAYLOAD}")
+    storage = StorageSystem.objects.get(name__startswith="system_name")
+    pages = {
+        "submission": reverse("submissions:detail", args=[submission.pk]),
+        "mine": reverse("submissions:mine"),
+        "system": reverse("pages:system", args=[storage.pk]),
+    }
+    for user in (submitter, committee_member):
+        client = Client()
+        client.force_login(user)
+        for name, url in pages.items():
+            response = client.get(url)
+            html = response.content.decode()
+            assert response.status_code == 200, name
+            assert PAYLOAD not in html, f"unescaped user text on the {name} page"
+            assert "<script>alert" not in html
+    detail = Client()
+    detail.force_login(submitter)
+    html = detail.get(pages["submission"]).content.decode()
+    assert html.count(ESCAPED) >= 3  # the finding, the error and the system description at least
+    record("security", "escaping", pages=len(pages), payload_fields=len(TEXT_FIELDS) + 4)
+
+
+# --- tokens and downloads -------------------------------------------------------------------------
+
+
+def test_api_tokens_are_stored_only_as_digests(submitter: Any) -> None:
+    token = api_token_issue(user=submitter)
+    stored = ApiToken.objects.get(user=submitter)
+    assert stored.digest == token_digest(token) and token not in stored.digest
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM submissions_apitoken")
+        rows = cursor.fetchall()
+    assert not any(token in str(value) for row in rows for value in row)
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get(LIST_URL).status_code == 200
+    # A new token replaces the old one, which stops working at once.
+    newer = api_token_issue(user=submitter)
+    assert Client(HTTP_AUTHORIZATION=f"Token {newer}").get(LIST_URL).status_code == 200
+    refused = client.get(LIST_URL)
+    assert refused.status_code == 401
+    assert "not valid" in refused.json()["detail"]
+    record("security", "hashed tokens", plain_tokens_in_database=0)
+
+
+def test_an_inactive_account_cannot_use_its_token(submitter: Any) -> None:
+    token = api_token_issue(user=submitter)
+    User.objects.filter(pk=submitter.pk).update(is_active=False)
+    assert Client(HTTP_AUTHORIZATION=f"Token {token}").get(LIST_URL).status_code == 401
+
+
+def test_the_token_migration_hashes_and_removes_the_old_plain_keys(submitter: Any) -> None:
+    migration = importlib.import_module("submissions.migrations.0005_api_token")
+    plain = secrets.token_hex(20)
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, user_id integer)")
+        cursor.execute("INSERT INTO authtoken_token VALUES (%s, %s)", [plain, submitter.pk])
+    from django.apps import apps
+
+    with connection.schema_editor() as editor:
+        migration.hash_plain_tokens(apps, editor)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM authtoken_token")
+        assert cursor.fetchone()[0] == 0
+    assert ApiToken.objects.get(user=submitter).digest == token_digest(plain)
+    assert Client(HTTP_AUTHORIZATION=f"Token {plain}").get(LIST_URL).status_code == 200
+
+
+def test_raw_archives_download_as_attachments_that_browsers_never_sniff(
+    submitter: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    html = ContentFile(b"<html><script>alert(1)</script></html>", name="page.html")
+    submission, _ = submission_create(submitter=submitter, archive=html, original_name="page.html")
+    archive = submission.archives.get()
+    client = Client()
+    client.force_login(submitter)
+    response = client.get(reverse("submissions:download", args=[submission.pk, archive.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Content-Type"] == "application/octet-stream"
+    assert response.getvalue() == b"<html><script>alert(1)</script></html>"
+    record("security", "raw downloads", disposition="attachment", nosniff=True)

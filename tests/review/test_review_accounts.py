@@ -1,0 +1,83 @@
+"""Accounts: sign-up with e-mail activation, password reset, the API token page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.conftest import PASSWORD
+
+# E-mails leave when the account is committed, as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIGNUP = {"username": "dora", "email": "dora@example.org", "password1": PASSWORD, "password2": PASSWORD}
+
+
+def link_in(body: str) -> str:
+    match = re.search(r"https?://[^/\s]+(/\S+)", body)
+    assert match, body
+    return match.group(1)
+
+
+def test_a_new_account_is_inactive_until_its_e_mail_link_is_opened(mailoutbox: list[Any]) -> None:
+    client = Client()
+    response = client.post("/accounts/signup/", SIGNUP)
+    assert response.status_code == 200 and b"dora@example.org" in response.content
+    user = User.objects.get(username="dora")
+    assert not user.is_active
+    assert not client.login(username="dora", password=PASSWORD)
+    (mail,) = mailoutbox
+    assert mail.to == ["dora@example.org"] and "Activate" in mail.subject
+    activate = link_in(mail.body)
+    assert client.get(activate).status_code == 302
+    assert User.objects.get(username="dora").is_active
+    assert client.login(username="dora", password=PASSWORD)
+    again = Client().get(activate)  # a used link stops working
+    assert again.status_code == 400 and b"not valid" in again.content
+
+
+def test_sign_up_refuses_a_used_e_mail_and_a_mangled_link_is_explained(
+    submitter: Any, mailoutbox: list[Any]
+) -> None:
+    response = Client().post("/accounts/signup/", {**SIGNUP, "email": "ALICE@example.org"})
+    assert response.status_code == 400
+    assert b"exists already" in response.content
+    assert mailoutbox == []
+    broken = Client().get("/accounts/activate/Mg/not-a-token/")
+    assert broken.status_code == 400 and b"activation link is not valid" in broken.content
+
+
+def test_the_password_reset_mail_leads_to_a_new_password(submitter: Any, mailoutbox: list[Any]) -> None:
+    client = Client()
+    assert client.post("/accounts/password_reset/", {"email": "alice@example.org"}).status_code == 302
+    (mail,) = mailoutbox
+    confirm = client.get(link_in(mail.body), follow=True)
+    assert confirm.status_code == 200 and confirm.context["validlink"]
+    new = "another horse battery staple"
+    done = client.post(confirm.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    assert done.status_code == 302
+    assert Client().login(username="alice", password=new)
+
+
+def test_the_token_page_shows_a_new_token_once_and_the_api_accepts_it(submitter: Any) -> None:
+    client = Client()
+    client.force_login(submitter)
+    assert b"no API token yet" in client.get("/accounts/token/").content
+    issued = client.post("/accounts/token/")
+    token = re.search(rb'id="api-token-value">([^<]+)<', issued.content)
+    assert token is not None
+    plain = token.group(1).decode()
+    assert plain.encode() not in client.get("/accounts/token/").content  # never shown again
+    api = Client(HTTP_AUTHORIZATION=f"Token {plain}")
+    assert api.get("/api/v1/submissions/").status_code == 200
+    client.post("/accounts/token/")  # replacing it revokes the old one
+    assert api.get("/api/v1/submissions/").status_code == 401
+
+
+def test_the_token_page_needs_a_login() -> None:
+    response = Client().get("/accounts/token/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
