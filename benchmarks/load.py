@@ -22,6 +22,7 @@ import argparse
 import hashlib
 import http.client
 import io
+import os
 import random
 import re
 import secrets
@@ -186,6 +187,8 @@ def reader(
 ) -> None:
     rng = random.Random(seed)
     client = Client(port)
+    # Users arrive over time: a synchronized first request of every thread is no real traffic.
+    stop.wait(rng.uniform(0, 2 * think_s))
     while not stop.is_set():
         url = rng.choice(urls)
         kind = "read chart JSON" if url.endswith(".json") else "read page"
@@ -214,6 +217,7 @@ def uploader(
     rng = random.Random(seed)
     client = Client(port)
     previous: tuple[bytes, int] | None = None
+    stop.wait(rng.uniform(0, 2 * think_s))
     while not stop.is_set():
         again = previous is not None and rng.random() < 0.1
         if again and previous is not None:
@@ -377,6 +381,8 @@ def main() -> int:
         for thread in threads:
             thread.start()
         time.sleep(args.duration)
+        # Other work on the machine shares its cores; the load average puts the figures in context.
+        load_average = round(os.getloadavg()[0], 1)
         stop.set()
         for thread in threads:
             thread.join(timeout=120)
@@ -419,12 +425,15 @@ def main() -> int:
         )
         record(
             "load",
-            "load",
+            f"{args.readers} readers think {args.reader_think} s, {args.uploaders} uploaders think "
+            f"{args.uploader_think} s",
             duration_s=round(elapsed, 1),
             readers=args.readers,
             uploaders=args.uploaders,
             reader_think_s=args.reader_think,
             worker_nice=args.worker_nice,
+            machine_load_average=load_average,
+            cpus=os.cpu_count(),
             web=f"gunicorn {args.web_workers} workers x {args.web_threads} threads",
             uploader_think_s=args.uploader_think,
             kinds=summary,

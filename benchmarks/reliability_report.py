@@ -147,31 +147,36 @@ def _security(records: dict[str, list[dict[str, Any]]]) -> list[str]:
 
 def _load(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Load", ""]
-    runs = records.get("load", [])
+    runs = sorted(records.get("load", []), key=lambda r: (r["readers"], -r["reader_think_s"]))
     if not runs:
         return out + _missing("the load run", "python benchmarks/load.py")
-    r = runs[-1]
-    out += [
-        f"`benchmarks/load.py`: gunicorn, PostgreSQL, Redis and 2 Celery workers on this machine; "
-        f"{r['readers']} readers (mean pause {r['reader_think_s']} s) and {r['uploaders']} uploaders "
-        f"(mean pause {r['uploader_think_s']} s) of real tarballs for {r['duration_s']} s.",
-        "",
-    ]
-    rows = [
-        [k, v["requests"], v["per_s"], v["p50_ms"], v["p99_ms"], v["errors"]]
-        for k, v in sorted(r["kinds"].items())
-    ]
-    out += _table(["requests", "count", "per s", "p50 ms", "p99 ms", "errors"], rows)
-    target = "met" if r["reader_p99_ms"] < r["reader_p99_target_ms"] else "**not met**"
-    out += [
-        "",
-        f"All reads: p50 {r['reader_p50_ms']} ms, p99 {r['reader_p99_ms']} ms (target under "
-        f"{r['reader_p99_target_ms']} ms: {target}). After the run: {r['uploads']} unique uploads, "
-        f"{r['stored']} stored, lost {r['lost']}, duplicated {r['duplicated']}, "
-        f"wrong verdict {r['wrong_verdict']}, unfinished {r['unfinished']} "
-        f"(all final {r['drained_s']} s after the load stopped).",
-    ]
-    return [*out, ""]
+    for r in runs:
+        out += [
+            f"### {r['readers']} readers (mean pause {r['reader_think_s']} s), {r['uploaders']} uploaders "
+            f"(mean pause {r['uploader_think_s']} s), {r['duration_s']} s",
+            "",
+            f"`benchmarks/load.py`: {r.get('web', 'gunicorn')}, PostgreSQL, Redis and 2 Celery workers "
+            f"(nice {r.get('worker_nice', 0)}) on this machine ({r.get('cpus', '?')} cores, load average "
+            f"{r.get('machine_load_average', '?')} at the end of the run, other work included); uploads are "
+            "real result folders, each a unique variant, some sent twice.",
+            "",
+        ]
+        rows = [
+            [k, v["requests"], v["per_s"], v["p50_ms"], v["p99_ms"], v["errors"]]
+            for k, v in sorted(r["kinds"].items())
+        ]
+        out += _table(["requests", "count", "per s", "p50 ms", "p99 ms", "errors"], rows)
+        target = "met" if r["reader_p99_ms"] < r["reader_p99_target_ms"] else "**not met**"
+        out += [
+            "",
+            f"All reads: p50 {r['reader_p50_ms']} ms, p99 {r['reader_p99_ms']} ms (target under "
+            f"{r['reader_p99_target_ms']} ms: {target}). After the run: {r['uploads']} unique uploads, "
+            f"{r['stored']} stored, lost {r['lost']}, duplicated {r['duplicated']}, "
+            f"wrong verdict {r['wrong_verdict']}, unfinished {r['unfinished']} "
+            f"(all final {r['drained_s']} s after the load stopped).",
+            "",
+        ]
+    return out
 
 
 def _summary(records: dict[str, list[dict[str, Any]]]) -> list[str]:
@@ -186,12 +191,14 @@ def _summary(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     fuzz_failures = sum(r.get("failures", 0) + r.get("server_errors", 0) for r in fuzz)
     faults = records.get("faults", [])
     load = records.get("load", [])
+    heaviest = max(load, key=lambda r: r["readers"] / (1 + r["reader_think_s"]), default=None)
     load_figure = (
-        f"{load[-1]['readers']} readers + {load[-1]['uploaders']} uploaders, {load[-1]['duration_s']} s"
-        if load
+        f"{heaviest['readers']} readers + {heaviest['uploaders']} uploaders, {heaviest['duration_s']} s"
+        if heaviest
         else "not run"
     )
-    load_errors = f"{sum(v['errors'] for v in load[-1]['kinds'].values())} errors" if load else ""
+    errors = sum(v["errors"] for r in load for v in r["kinds"].values())
+    load_errors = f"{len(load)} run(s), {errors} errors" if load else ""
     rows: list[list[Any]] = [
         ["hostile archive kinds tried", len(hostile), f"{refused} refused with a reason"],
         ["fuzzed inputs (readers and API)", f"{fuzz_inputs:,}", f"{fuzz_failures} failures"],

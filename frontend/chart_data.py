@@ -6,11 +6,13 @@ JavaScript) both call these, so a page and its charts never disagree.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.urls import reverse
 
 from frontend import chart_selectors as selectors
@@ -21,7 +23,6 @@ from frontend.chart_shapes import (
     config_diff,
     history_points,
     phase_bars,
-    phase_medians,
     radar,
     rank_rows,
     rank_summary,
@@ -29,6 +30,13 @@ from frontend.chart_shapes import (
     release_trends,
     score_isolines,
     timeline_series,
+)
+from frontend.snapshot_digest import (
+    digest_rows,
+    digest_shares,
+    digest_trends,
+    list_phase_medians,
+    points_json,
 )
 from registry.models import ListKind
 from scoring.model import SCORED_PHASES
@@ -40,7 +48,7 @@ SHARE_DIMENSIONS = ("filesystem", "vendor")
 
 def _ranked_rows(kind: str) -> list[dict[str, Any]]:
     name = kind_name(kind)
-    return charts_cached("ranked-rows", (name,), lambda: selectors.ranked_entries(kinds=kinds_for(name)))
+    return charts_cached("ranked-rows", (name,), lambda: digest_rows(kinds=kinds_for(name)))
 
 
 def history_points_data(*, kind: str, filesystem: str, rows: RowsLoader | None = None) -> dict[str, Any]:
@@ -55,7 +63,20 @@ def history_points_data(*, kind: str, filesystem: str, rows: RowsLoader | None =
     return charts_cached("history-points", (name, filesystem.strip().lower()), build)
 
 
+def history_points_body(*, kind: str, filesystem: str) -> bytes:
+    """The balance chart's JSON: spliced from the stored points of each list unless filtered."""
+    name = kind_name(kind)
+    if not filesystem.strip():
+        return points_json(kinds=kinds_for(name), name=name)
+    return json_body(history_points_data(kind=name, filesystem=filesystem))
+
+
+def json_body(data: Any) -> bytes:
+    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"), allow_nan=False).encode()
+
+
 def history_trends_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:
+    """`rows` (already loaded entries) or else the trend parts stored with each list."""
     name = kind_name(kind)
     return charts_cached(
         "history-trends",
@@ -63,22 +84,23 @@ def history_trends_data(*, kind: str, rows: RowsLoader | None = None) -> dict[st
         lambda: {
             "kind": name,
             "units": {"score": "", "bw": "GiB/s", "md": "kIOPS"},
-            "releases": release_trends((rows or partial(_ranked_rows, name))()),
+            "releases": release_trends(rows()) if rows else digest_trends(kinds=kinds_for(name)),
         },
     )
 
 
 def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:
+    """`rows` (already loaded entries) or else the name counts stored with each list."""
     name = kind_name(kind)
 
-    def build() -> dict[str, Any]:
-        entries = (rows or partial(_ranked_rows, name))()
-        return {
-            "kind": name,
-            **{dimension: release_shares(entries, by=dimension) for dimension in SHARE_DIMENSIONS},
-        }
+    def share(dimension: str) -> dict[str, Any]:
+        if rows is not None:
+            return release_shares(rows(), by=dimension)
+        return digest_shares(kinds=kinds_for(name), by=dimension)
 
-    return charts_cached("history-shares", (name,), build)
+    return charts_cached(
+        "history-shares", (name,), lambda: {"kind": name, **{d: share(d) for d in SHARE_DIMENSIONS}}
+    )
 
 
 def ranked_rows(*, kind: str) -> list[dict[str, Any]]:
@@ -106,14 +128,8 @@ def radar_data(*, release: str, kind: str) -> dict[str, Any] | None:
 
 
 def _list_medians(snapshot_id: int) -> dict[str, float | None]:
-    # A published list never changes, so its medians are cached for as long as the generation lives.
-    return charts_cached(
-        "list-medians",
-        (snapshot_id,),
-        lambda: phase_medians(
-            selectors.phase_values(submission_ids=selectors.snapshot_submission_ids(snapshot_id=snapshot_id))
-        ),
-    )
+    # Stored with the published list (it never changes); the chart cache saves even that query.
+    return charts_cached("list-medians", (snapshot_id,), lambda: list_phase_medians(snapshot_id))
 
 
 def submission_phases_data(*, head: SubmissionHead) -> dict[str, Any]:

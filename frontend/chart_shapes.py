@@ -88,9 +88,71 @@ def score_isolines(points: Sequence[Mapping[str, Any]]) -> list[float]:
     scores = [math.sqrt(p["bw"] * p["md"]) for p in points]
     if not scores:
         return []
-    steps = nice_steps(min(scores) / 2, max(scores) * 2)
+    return score_isolines_between(min(scores), max(scores))
+
+
+def score_isolines_between(low: float, high: float) -> list[float]:
+    """The isoline scores for points whose scores lie between `low` and `high`."""
+    steps = nice_steps(low / 2, high * 2)
     # Thin the 1-2-5 ladder on wide ranges so the chart does not drown in lines.
     return steps if len(steps) <= 9 else [s for s in steps if round(s / 10 ** math.floor(math.log10(s))) != 2]
+
+
+TREND_METRICS = ("score", "bw", "md")
+
+
+def trend_part(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What one list adds to its release's trend: its entry count, and per metric the sorted valid
+    values and the best entry. Parts of the lists of one release merge (`release_trends_of_parts`)."""
+    part: dict[str, Any] = {"count": len(entries), "values": {}, "top": {}}
+    for metric in TREND_METRICS:
+        valued = [e for e in entries if _finite_positive(e.get(metric)) is not None]
+        part["values"][metric] = sorted(float(e[metric]) for e in valued)
+        if valued:
+            best = max(valued, key=lambda e: e[metric])
+            part["top"][metric] = {
+                "value": best[metric],
+                "system": best.get("system") or "",
+                "institution": best.get("institution") or "",
+                "id": best["submission_id"],
+            }
+    return part
+
+
+def release_trends_of_parts(parts: Iterable[tuple[str, str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """Per release: entry count, and per metric the median and the best entry (with its system).
+
+    `parts` are (release, ISO date, trend part) in list order; a release with several lists (the
+    Production and Research lists of one BoF) has its values merged before the median is taken.
+    """
+    merged: dict[str, dict[str, Any]] = {}
+    for release, date, part in parts:
+        into = merged.setdefault(release, {"date": date, "count": 0, "values": {}, "top": {}})
+        into["count"] += part["count"]
+        for metric in TREND_METRICS:
+            into["values"].setdefault(metric, []).extend(part["values"].get(metric, []))
+            top = part["top"].get(metric)
+            # Strictly greater: on a tie the earlier list's entry stays the best, as in row order.
+            if top is not None and (metric not in into["top"] or top["value"] > into["top"][metric]["value"]):
+                into["top"][metric] = top
+    trends: list[dict[str, Any]] = []
+    for release, data in sorted(merged.items(), key=lambda item: item[1]["date"]):
+        trend: dict[str, Any] = {"release": release, "date": data["date"], "count": data["count"]}
+        for metric in TREND_METRICS:
+            values = data["values"].get(metric, [])
+            top = data["top"].get(metric)
+            if not values or top is None:
+                trend[metric] = None
+                continue
+            trend[metric] = {
+                "median": statistics.median(values),
+                "top": top["value"],
+                "top_system": top["system"],
+                "top_institution": top["institution"],
+                "top_id": top["id"],
+            }
+        trends.append(trend)
+    return trends
 
 
 def release_trends(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -100,28 +162,29 @@ def release_trends(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         by_release[row["release"]].append(row)
         dates[row["release"]] = row["release_date"].isoformat()
-    trends: list[dict[str, Any]] = []
-    for release, entries in sorted(by_release.items(), key=lambda item: dates[item[0]]):
-        trend: dict[str, Any] = {"release": release, "date": dates[release], "count": len(entries)}
-        for metric in ("score", "bw", "md"):
-            valued = [e for e in entries if _finite_positive(e.get(metric)) is not None]
-            if not valued:
-                trend[metric] = None
-                continue
-            best = max(valued, key=lambda e: e[metric])
-            trend[metric] = {
-                "median": statistics.median(e[metric] for e in valued),
-                "top": best[metric],
-                "top_system": best.get("system") or "",
-                "top_institution": best.get("institution") or "",
-                "top_id": best["submission_id"],
-            }
-        trends.append(trend)
-    return trends
+    return release_trends_of_parts(
+        (release, dates[release], trend_part(entries)) for release, entries in by_release.items()
+    )
+
+
+def share_name(row: Mapping[str, Any], by: str) -> str:
+    return (row.get(by) or "").strip() or UNKNOWN
 
 
 def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8) -> dict[str, Any]:
-    """Share of each release's entries by file system or vendor; rare categories fold into "Other".
+    """Share of each release's entries by file system or vendor; rare categories fold into "Other"."""
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for row in rows:
+        counts[(row["release"], row["release_date"].isoformat(), share_name(row, by))] += 1
+    return release_shares_of_counts(
+        ((release, date, name, n) for (release, date, name), n in counts.items()), by=by, limit=limit
+    )
+
+
+def release_shares_of_counts(
+    counted: Iterable[tuple[str, str, str, int]], *, by: str, limit: int = 8
+) -> dict[str, Any]:
+    """Shares from (release, ISO date, name, number of entries) counts.
 
     Names are grouped ignoring case ("Lustre" and "lustre" are one file system); the spelling used
     most often labels the group.
@@ -129,11 +192,10 @@ def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     per_release: dict[str, Counter[str]] = defaultdict(Counter)
     dates: dict[str, str] = {}
-    for row in rows:
-        name = (row.get(by) or "").strip() or UNKNOWN
-        spellings[name.lower()][name] += 1
-        per_release[row["release"]][name.lower()] += 1
-        dates[row["release"]] = row["release_date"].isoformat()
+    for release, date, name, count in counted:
+        spellings[name.lower()][name] += count
+        per_release[release][name.lower()] += count
+        dates[release] = date
     totals = Counter({key: sum(names.values()) for key, names in spellings.items()})
     kept = [key for key, _ in totals.most_common(limit)]
     label = {key: spellings[key].most_common(1)[0][0] for key in kept}

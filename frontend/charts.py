@@ -3,11 +3,9 @@ submission, system or comparison runs a query on a cached request."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -22,14 +20,16 @@ from frontend.compare_ids import CompareIdsError, parse_compare_ids
 PUBLIC_MAX_AGE_S = 60
 
 
-def _json_body(data: Any) -> bytes:
-    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"), allow_nan=False).encode()
+_json_body = chart_data.json_body
+
+
+def _cached_body(name: str, parts: tuple[object, ...], build: Callable[[], bytes]) -> HttpResponse:
+    return HttpResponse(charts_cached(f"json:{name}", parts, build), content_type="application/json")
 
 
 def _cached_json(name: str, parts: tuple[object, ...], build: Callable[[], Any]) -> HttpResponse:
     # The encoded body is cached, not only the data: a cached request then costs no serialisation.
-    body = charts_cached(f"json:{name}", parts, lambda: _json_body(build()))
-    return HttpResponse(body, content_type="application/json")
+    return _cached_body(name, parts, lambda: _json_body(build()))
 
 
 def _public(response: HttpResponse) -> HttpResponse:
@@ -63,10 +63,10 @@ def history_points(request: HttpRequest) -> HttpResponse:
         return json_error(str(error), 400)
     filesystem = request.GET.get("filesystem", "").strip()
     return _public(
-        _cached_json(
+        _cached_body(
             "history-points",
             (kind, filesystem.lower()),
-            lambda: chart_data.history_points_data(kind=kind, filesystem=filesystem),
+            lambda: chart_data.history_points_body(kind=kind, filesystem=filesystem),
         )
     )
 

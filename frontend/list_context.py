@@ -1,14 +1,20 @@
-"""What a list page shows: tabs, picker, filters, sortable columns and the rows (shared by home)."""
+"""What a list page shows: tabs, picker, filters, sortable columns and the rows (shared by home).
+
+Everything here depends on the list and the query parameters only, never on who asks, so the
+rendered body can be cached and served to everybody.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import QueryDict
 from django.urls import reverse
 
-from registry.list_rows import list_rows_cached
+from frontend.chart_kinds import RANKED_CHART_KINDS
+from frontend.list_table import rows_html
+from registry.list_rows import ROW_PARAMS, list_rows_cached
 from registry.membership import ONE_PER_SYSTEM_KINDS
 from registry.models import KIND_ORDER, ListKind, ListSnapshot, Release
 from registry.selectors import list_facets, release_list, release_published_kinds, snapshot_versions
@@ -43,6 +49,10 @@ CUSTOM_COLUMNS = (
     Column("custom_rank", "Custom #", None, numeric=True),
 )
 FILTER_PARAMS = ("q", "filesystem", "vendor", "nodes_min", "nodes_max", "year")
+# The query parameters that change what a list page shows; links keep these and drop the rest
+# (tracking tags and the like), so that every view of a list has one cache entry.
+PAGE_PARAMS = (*ROW_PARAMS, "version")
+RADAR_KINDS = frozenset(kind.value for kind in RANKED_CHART_KINDS)
 
 
 def kind_label(kind: str) -> str:
@@ -74,8 +84,17 @@ def tabs(release: Release, current: str) -> list[dict[str, Any]]:
     ]
 
 
-def query_with(request: HttpRequest, **changes: str | None) -> str:
-    query = request.GET.copy()
+def page_params(params: QueryDict) -> QueryDict:
+    kept = QueryDict(mutable=True)
+    for name in PAGE_PARAMS:
+        values = [value for value in params.getlist(name) if value]
+        if values:
+            kept.setlist(name, values)
+    return kept
+
+
+def query_with(params: QueryDict, **changes: str | None) -> str:
+    query = page_params(params)
     for name, value in changes.items():
         if value is None:
             query.pop(name, None)
@@ -85,8 +104,8 @@ def query_with(request: HttpRequest, **changes: str | None) -> str:
     return f"?{encoded}" if encoded else ""
 
 
-def header(request: HttpRequest, column: Column) -> dict[str, Any]:
-    current = request.GET.get("o", "")
+def header(params: QueryDict, column: Column) -> dict[str, Any]:
+    current = params.get("o", "")
     state = ""
     link = None
     if column.sort is not None:
@@ -96,14 +115,20 @@ def header(request: HttpRequest, column: Column) -> dict[str, Any]:
             state, target = "desc", column.sort
         else:
             target = f"-{column.sort}" if column.first_descending else column.sort
-        link = query_with(request, o=target)
+        link = query_with(params, o=target)
     return {"column": column, "link": link, "state": state}
 
 
+def submission_url_prefix() -> str:
+    """The submission page URL without the id, so rows need no URL reversing each."""
+    sample = reverse("submissions:detail", kwargs={"pk": 0})
+    return sample[: -len("0/")]
+
+
 def list_context(
-    request: HttpRequest, *, release: Release, kind: str, snapshot: ListSnapshot | None
+    params: QueryDict, *, release: Release, kind: str, snapshot: ListSnapshot | None
 ) -> dict[str, Any]:
-    has_filters = any(request.GET.get(name) for name in FILTER_PARAMS)
+    has_filters = any(params.get(name) for name in FILTER_PARAMS)
     context: dict[str, Any] = {
         "release": release,
         "kind": kind,
@@ -111,25 +136,29 @@ def list_context(
         "snapshot": snapshot,
         "tabs": tabs(release, kind),
         "releases": list(release_list()),
-        "filters": {name: request.GET.get(name, "") for name in FILTER_PARAMS},
-        "sort": request.GET.get("o", ""),
-        "w_bw": request.GET.get("w_bw", ""),
-        "w_md": request.GET.get("w_md", ""),
+        "filters": {name: params.get(name, "") for name in FILTER_PARAMS},
+        "sort": params.get("o", ""),
+        "w_bw": params.get("w_bw", ""),
+        "w_md": params.get("w_md", ""),
         "has_filters": has_filters,
         "empty_message": empty_message(release, kind, has_filters),
         "is_home": False,
+        "show_radar": False,
     }
     if snapshot is None:
         return context
-    result = list_rows_cached(snapshot=snapshot, params=request.GET)
+    result = list_rows_cached(snapshot=snapshot, params=params)
     columns = COLUMNS + (CUSTOM_COLUMNS if result.weights else ())
-    querystring = query_with(request)
+    querystring = query_with(params)
     base = {"release": release.slug, "kind": kind}
     context.update(
         {
             "rows": result.rows,
+            "rows_html": rows_html(
+                result.rows, detail_prefix=submission_url_prefix(), with_custom=result.weights is not None
+            ),
             "result": result,
-            "headers": [header(request, column) for column in columns],
+            "headers": [header(params, column) for column in columns],
             "columns": columns,
             "facets": list_facets(snapshot=snapshot),
             "versions": snapshot_versions(release=release, kind=kind),
@@ -137,6 +166,8 @@ def list_context(
             "json_url": reverse("frontend:list-download", kwargs={**base, "fmt": "json"}) + querystring,
             "api_url": reverse("registry-api:list", kwargs=base) + querystring,
             "list_url": reverse("frontend:list", kwargs=base),
+            # The radar reads the current published version, so a superseded one goes without.
+            "show_radar": kind in RADAR_KINDS and snapshot.status == ListSnapshot.Status.PUBLISHED,
         }
     )
     return context

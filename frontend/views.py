@@ -11,19 +11,44 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from frontend.list_context import list_context
-from registry.list_rows import CUSTOM_FIELDS, ROW_FIELDS, list_payload, list_rows_cached, resolve_list
-from registry.selectors import release_get, release_list, release_published_kinds, snapshot_home
+from frontend.list_body import ListBody, list_body_render, list_page_response
+from registry.list_rows import (
+    CUSTOM_FIELDS,
+    LIST_CACHE_SECONDS,
+    ROW_FIELDS,
+    list_payload,
+    list_rows_cached,
+    resolve_list,
+)
+from registry.selectors import (
+    release_get,
+    release_list,
+    release_published_kinds,
+    seconds_until_next_embargo_end,
+    snapshot_home,
+)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    snapshot = snapshot_home()
-    if snapshot is None:
+    def build() -> ListBody | None:
+        snapshot = snapshot_home()
+        if snapshot is None:
+            return None
+        # A release whose embargo ends becomes the home list without a publish: cache until then.
+        return list_body_render(
+            request.GET,
+            release=snapshot.release,
+            kind=snapshot.kind,
+            snapshot=snapshot,
+            is_home=True,
+            cache_seconds=seconds_until_next_embargo_end(cap=LIST_CACHE_SECONDS),
+        )
+
+    response = list_page_response(request, ("home",), build)
+    if response is None:
         return render(request, "frontend/home_empty.html", {"releases": list(release_list())})
-    context = list_context(request, release=snapshot.release, kind=snapshot.kind, snapshot=snapshot)
-    context["is_home"] = True
-    return render(request, "frontend/list.html", context)
+    return response
 
 
 @require_GET
@@ -49,9 +74,14 @@ def release_page(request: HttpRequest, release: str) -> HttpResponse:
 
 @require_GET
 def list_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
-    found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
-    context = list_context(request, release=found, kind=kind, snapshot=snapshot)
-    return render(request, "frontend/list.html", context, status=200)
+    def build() -> ListBody:
+        found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
+        return list_body_render(request.GET, release=found, kind=kind, snapshot=snapshot)
+
+    response = list_page_response(request, ("list", release, kind), build)
+    if response is None:  # build() renders every list, published or not, or raises Http404
+        raise Http404(f"No {kind} list of {release}.")
+    return response
 
 
 @require_GET

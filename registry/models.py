@@ -104,6 +104,12 @@ class ListSnapshot(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     published_at = models.DateTimeField(null=True, blank=True)
+    # Derived from the frozen entries for the charts (frontend.snapshot_digest), written at publish
+    # time or on first read and never part of what "frozen" protects, since it can be computed
+    # again: the balance chart's points as JSON text ready to send, and a small summary (entries
+    # that cannot be plotted, file systems, score range, phase medians).
+    chart_points = models.TextField(blank=True, editable=False)
+    chart_digest = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["release__publication_date", "kind", "version"]

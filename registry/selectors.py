@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Value
+import math
+
+from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
@@ -52,6 +54,15 @@ def release_published_kinds(*, release: Release) -> list[str]:
     """The kinds with a visible list in this release, in tab order."""
     kinds = set(visible_snapshots().filter(release=release).values_list("kind", flat=True))
     return [kind.value for kind in KIND_ORDER if kind.value in kinds]
+
+
+def seconds_until_next_embargo_end(*, cap: int) -> int:
+    """Seconds until the next release leaves its embargo (at most `cap`): what home may be cached for."""
+    now = timezone.now()
+    upcoming = Release.objects.filter(embargo_end__gt=now).aggregate(first=Min("embargo_end"))["first"]
+    if upcoming is None:
+        return cap
+    return int(max(1, min(cap, math.ceil((upcoming - now).total_seconds()))))
 
 
 def snapshot_home() -> ListSnapshot | None:

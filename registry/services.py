@@ -9,6 +9,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from frontend.cache import charts_invalidate
+from frontend.chart_kinds import RANKED_CHART_KINDS
+from frontend.snapshot_digest import digests_store
 from registry.membership import ListWindow, rank_candidates
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
 from registry.selectors import list_candidates
@@ -17,6 +20,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 LIST_CACHE_GENERATION_KEY = "registry:lists:generation"
+CHARTED_KINDS = frozenset(kind.value for kind in RANKED_CHART_KINDS)
 
 
 class ListBuildError(Exception):
@@ -99,7 +103,11 @@ def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: st
     if user is not None and snapshot.created_by_id is None:
         snapshot.created_by = user
     snapshot.save()
+    if snapshot.kind in CHARTED_KINDS:
+        # The charts' digest of the frozen entries, so that no reader pays for it.
+        digests_store([snapshot.pk])
     transaction.on_commit(list_cache_invalidate)
+    transaction.on_commit(charts_invalidate)
     return snapshot
 
 

@@ -52,7 +52,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, so that its log-in check runs after the CSRF check and right before the view.
     "registry.ratelimit.RateLimitMiddleware",
-    "registry.errors.DatabaseUnavailableMiddleware",
+    "registry.errors.DatabaseErrorMiddleware",
 ]
 
 ROOT_URLCONF = "registry.urls"

@@ -14,7 +14,9 @@ from factory.declarations import LazyAttribute, LazyFunction, SubFactory
 from factory.declarations import Sequence as FactorySequence
 from factory.django import DjangoModelFactory
 
+from frontend.snapshot_digest import digests_store
 from registry.models import ListEntry, ListSnapshot, Release
+from registry.services import CHARTED_KINDS
 from scoring.model import BW_PHASES, SCORED_PHASES
 from submissions.models import (
     Institution,
@@ -166,4 +168,6 @@ def publish_list(
     snapshot.status = ListSnapshot.Status.PUBLISHED
     snapshot.published_at = timezone.now()
     snapshot.save()
+    if kind in CHARTED_KINDS:
+        digests_store([snapshot.pk])  # as registry.services.list_publish does
     return snapshot

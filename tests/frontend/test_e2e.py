@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 from django.db import connections
-from django.template import engines
 
+from frontend.snapshot_digest import digests_refresh
 from scoring.model import SCORED_PHASES
 from submissions.models import Submission
 from tests.factories import add_phases, make_result
@@ -100,6 +100,9 @@ def rich_history() -> tuple[History, Submission]:
             {name: (index + 1) * (offset + 1) * 1.7 for index, name in enumerate(SCORED_PHASES)},
             **extra,
         )
+    # The runs arrived after the lists were frozen: recompute their chart digests (the phase
+    # medians), as the import does after reading raw folders.
+    digests_refresh(kinds=["io500"])
     return history, leader
 
 
@@ -161,11 +164,10 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     rows = list(csv.DictReader(io.StringIO(Path(download_info.value.path()).read_text())))
     assert [(row["system"], row["filesystem"]) for row in rows] == [("Red", "DAOS")]
 
-    page.goto(f"{base}/submissions/{leader.pk}/")
-    page.wait_for_load_state("networkidle")
+    open_and_check(
+        browsing, f"{base}/submissions/{leader.pk}/", "submission", {"phases", "ranks", "timeline"}
+    )
     assert page.locator("h1").inner_text().startswith(f"Submission {leader.pk}")
-    page.screenshot(path=str(ARTIFACTS / "submission.png"), full_page=True)
-    assert browsing.problems == []
 
     open_and_check(browsing, f"{base}/systems/{history.daos.pk}/", "system", {"rank-history", "balance"})
     ids = ",".join(str(s.pk) for s in history.submissions[:3])
@@ -180,38 +182,36 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     assert page.locator(".chart-tooltip").inner_text().startswith(("Red", "Blue", "System"))
 
 
-def snippet_page(history: History, submission: Submission) -> str:
-    """A page holding every include-able chart snippet, as the submission and list pages will."""
-    loaded = Submission.objects.select_related("release", "storage_system__institution").get(pk=submission.pk)
-    body = engines["django"].from_string(
-        '{% extends "frontend/base.html" %}{% block content %}'
-        '{% include "frontend/charts/_submission_phases.html" %}'
-        '{% include "frontend/charts/_submission_ranks.html" %}'
-        '{% include "frontend/charts/_submission_timeline.html" %}'
-        '{% include "frontend/charts/_radar.html" %}{% endblock %}'
-    )
-    return body.render({"submission": loaded, "release": history.new, "kind": "io500"})
-
-
-def test_the_submission_and_radar_snippets_draw_their_charts(live_server, browsing):
-    history, leader = rich_history()
+def test_the_submission_page_draws_its_phase_rank_and_timeline_charts(live_server, browsing):
+    _, leader = rich_history()
     page = browsing.page
-    # The snippets are served from the live server's origin, so their data requests go to the real
-    # chart endpoints and the static modules exactly as on a page that includes them.
-    html = snippet_page(history, leader)
-    page.route(
-        f"{live_server.url}/snippets/", lambda route: route.fulfill(body=html, content_type="text/html")
+    url = f"{live_server.url}/submissions/{leader.pk}/"
+    open_and_check(browsing, url, "submission-charts", {"phases", "ranks", "timeline"})
+    # The charts follow the table of phases they illustrate.
+    charts_follow_the_table = page.evaluate(
+        "() => Boolean(document.querySelector('main table.data')"
+        ".compareDocumentPosition(document.querySelector('#submission-charts'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)"
     )
-    open_and_check(
-        browsing,
-        f"{live_server.url}/snippets/",
-        "submission-charts",
-        {"phases", "ranks", "timeline", "radar"},
-    )
+    assert charts_follow_the_table
     assert "rank 41" in page.locator("[data-chart='ranks'] .chart-note").inner_text()
     assert page.locator("[data-chart='timeline'] svg").count() == 12
+    assert page.locator("[data-chart='phases'] .median-mark").count() > 0
 
     # Switching the per-rank phase fetches that phase's rows.
     page.select_option("[data-chart='ranks'] select", "mdtest-easy-write")
     page.wait_for_function("() => document.querySelector('[data-role=ranks-plot] svg')")
+    assert browsing.problems == []
+
+
+def test_a_ranked_list_shows_its_top_5_radar_and_a_complete_list_does_not(live_server, browsing):
+    history, _ = rich_history()
+    page = browsing.page
+    open_and_check(browsing, f"{live_server.url}/lists/{history.new.slug}/io500/", "list-radar", {"radar"})
+    assert page.locator("[data-chart='radar'] svg polygon").count() >= 5
+    assert page.locator(".chart-legend li").count() == 5
+
+    page.goto(f"{live_server.url}/lists/{history.new.slug}/historical/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-chart='radar']").count() == 0
     assert browsing.problems == []

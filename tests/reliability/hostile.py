@@ -292,7 +292,7 @@ def _nested_archive(ctx: Context) -> bytes:
 
 
 def _zip_overlapping(ctx: Context) -> bytes:
-    """Two central-directory entries pointing at the same local file: the overlapping-entries bomb."""
+    """64 central-directory entries all pointing at one local file: the overlapping-entries bomb."""
     data = zlib.compress(bytes(8 * _MIB), 9)[2:-4]  # raw deflate
     crc = zlib.crc32(bytes(8 * _MIB))
     local = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), 8 * _MIB, 5, 0) + b"a.bin"

@@ -24,13 +24,3 @@ def children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return sorted(found)
-
-
-def descendants(pid: int) -> list[int]:
-    found: list[int] = []
-    pending = [pid]
-    while pending:
-        for child in children(pending.pop()):
-            found.append(child)
-            pending.append(child)
-    return found

@@ -352,3 +352,50 @@ def test_raw_archives_download_as_attachments_that_browsers_never_sniff(
     assert response["Content-Type"] == "application/octet-stream"
     assert response.getvalue() == b"<html><script>alert(1)</script></html>"
     record("security", "raw downloads", disposition="attachment", nosniff=True)
+
+
+def test_rates_are_read_as_count_per_period() -> None:
+    from registry.ratelimit import Rate, parse_rate
+
+    assert parse_rate("30/h") == Rate(30, 3600)
+    assert parse_rate("10/15m") == Rate(10, 900)
+    assert parse_rate("") is None
+    with pytest.raises(ValueError, match="is not a rate"):
+        parse_rate("thirty per hour")
+
+
+def test_the_limits_let_requests_through_when_the_cache_is_down(
+    submitter: Any, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A real, unreachable Redis (nothing listens on port 1): a Redis restart must not lock people out.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        }
+    }
+    settings.LOGIN_FAILURE_RATE = "1/15m"
+    for _ in range(3):
+        assert _login(Client(), "alice", "wrong password").status_code == 200
+    assert _login(Client(), "alice", PASSWORD).status_code == 302
+    assert "cannot be reached" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "data"),
+    [
+        # Found by benchmarks/fuzz.py: a NUL byte in the release slug reached PostgreSQL as a 500.
+        ("post", LIST_URL, {"release": "sc\x0024"}),
+        ("get", f"{LIST_URL}99999999999999999999999/", None),
+    ],
+)
+def test_input_the_database_cannot_represent_is_a_400_not_a_500(
+    method: str, url: str, data: dict[str, str] | None, api_client_for: Any, submitter: Any
+) -> None:
+    client = api_client_for(submitter)
+    if data is not None:
+        response = client.post(url, {**data, "archive": real_tarball(33)}, format="multipart")
+    else:
+        response = client.get(url)
+    assert response.status_code in (400, 404), response.content
+    assert "Traceback" not in response.content.decode()

@@ -15,12 +15,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from frontend.cache import charts_invalidate
+from frontend.snapshot_digest import digests_refresh
 from registry.importer.history import import_history
 from registry.importer.lists import import_lists
 from registry.importer.raw import import_raw
 from registry.importer.releases import import_releases
 from registry.importer.source import ImportSourceError, IO500Data
-from registry.services import list_cache_invalidate
+from registry.services import CHARTED_KINDS, list_cache_invalidate
 
 
 class Command(BaseCommand):
@@ -50,7 +52,7 @@ class Command(BaseCommand):
             )
             snapshots, entries = import_lists(data, releases)
             self.stdout.write(f"Published lists: {snapshots} new snapshots with {entries} entries.")
-        list_cache_invalidate()
+        self._refresh_derived_data()
 
         if not options["skip_raw"]:
             folders = data.raw_folders()
@@ -66,5 +68,14 @@ class Command(BaseCommand):
                     "These folders are listed in index.csv but absent: "
                     + ", ".join(f"submission-{number}" for number in result.missing_folders)
                 )
-            list_cache_invalidate()
+            # The raw folders brought measured phases: the lists' phase medians change with them.
+            self._refresh_derived_data()
         self.stdout.write(self.style.SUCCESS(f"Import finished in {time.monotonic() - started:.1f} s."))
+
+    def _refresh_derived_data(self) -> None:
+        """The charts' digests of the lists, then every cached list page and chart: the import may
+        have added lists, entries and phase values that all of them show."""
+        refreshed = digests_refresh(kinds=CHARTED_KINDS)
+        self.stdout.write(f"Chart data of {refreshed} published ranked lists recomputed.")
+        list_cache_invalidate()
+        charts_invalidate()

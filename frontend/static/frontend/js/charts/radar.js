@@ -2,6 +2,9 @@
 // to the largest value among the five entries.
 import { SERIES_COLORS, createSvg, escapeHtml, formatNumber, legend, mountAll, showStatus, tooltip, widthOf } from "./common.js";
 
+// Nodes and processes are counts: "512 nodes", not "512.00 nodes".
+const countOrNumber = (value) => (Number.isInteger(value) ? window.d3.format(",")(value) : formatNumber(value));
+
 function draw(el, data, d3) {
   const series = data.series || [];
   if (!series.length) {
@@ -25,16 +28,18 @@ function draw(el, data, d3) {
   axes.forEach((axis, i) => {
     const [cx, cy] = [Math.cos(angle(i)), Math.sin(angle(i))];
     g.append("line").attr("stroke", "#c4cad3").attr("x1", 0).attr("y1", 0).attr("x2", r(1) * cx).attr("y2", r(1) * cy);
+    // The top label's second line would run into the ring labels: lift it by a line.
+    const lift = cy < -0.9 ? -14 : 0;
     const label = g.append("text").attr("class", "axis-label")
-      .attr("x", (r(1) + 14) * cx).attr("y", (r(1) + 14) * cy + 4)
+      .attr("x", (r(1) + 14) * cx).attr("y", (r(1) + 14) * cy + 4 + lift)
       .attr("text-anchor", Math.abs(cx) < 0.2 ? "middle" : cx > 0 ? "start" : "end");
     label.append("tspan").text(axis.label);
     label.append("tspan").attr("x", (r(1) + 14) * cx).attr("dy", "1.2em").attr("font-weight", 400)
-      .text(`max ${formatNumber(axis.max)}${axis.unit ? ` ${axis.unit}` : ""}`);
+      .text(`max ${countOrNumber(axis.max)}${axis.unit ? ` ${axis.unit}` : ""}`);
   });
 
   const html = (s) => `<strong>#${s.rank} ${escapeHtml(s.system)}</strong><br>${escapeHtml(s.institution)}<br>` +
-    s.values.map((v, i) => `${escapeHtml(axes[i].label)}: ${formatNumber(v.value)}${axes[i].unit ? ` ${axes[i].unit}` : ""}`).join("<br>");
+    s.values.map((v, i) => `${escapeHtml(axes[i].label)}: ${countOrNumber(v.value)}${axes[i].unit ? ` ${axes[i].unit}` : ""}`).join("<br>");
   const shapes = g.append("g").selectAll("polygon").data(series).join("polygon")
     .attr("points", (s) => s.values.map((v, i) => [r(v.normalised ?? 0) * Math.cos(angle(i)), r(v.normalised ?? 0) * Math.sin(angle(i))].join(",")).join(" "))
     .attr("fill", (_, i) => SERIES_COLORS[i % SERIES_COLORS.length]).attr("fill-opacity", 0.12)

@@ -1,0 +1,231 @@
+"""What the charts need from a published list, derived once from its frozen entries.
+
+A published snapshot never changes, so its balance-chart points (as JSON text in the shape the chart
+reads) and a small summary with its phase medians are computed when it is published, or on the first
+read of an older snapshot, and stored on the snapshot (ListSnapshot.chart_points, .chart_digest).
+The history charts then read one row per list instead of joining five tables over every entry, and
+the balance chart's JSON is spliced together from the stored text without parsing it. The points
+are text, not JSON in the database, because handing over megabytes of jsonb as text costs the
+database more than the whole request may take.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F, QuerySet
+
+from frontend.chart_selectors import ENTRY_FIELDS, phase_values
+from frontend.chart_shapes import (
+    entry_point,
+    phase_medians,
+    release_shares_of_counts,
+    release_trends_of_parts,
+    score_isolines_between,
+    share_name,
+    trend_part,
+)
+from registry.models import ListEntry, ListSnapshot
+from submissions.selectors import release_out_of_embargo_q
+
+# Bump when the stored shape changes: digests of another version are recomputed on their next read.
+DIGEST_VERSION = 1
+POINT_UNITS = {"bw": "GiB/s", "md": "kIOPS"}
+SHARE_DIMENSIONS = ("filesystem", "vendor")
+
+
+def _plottable(point: dict[str, Any]) -> bool:
+    # Log axes: a point needs a finite, positive bandwidth and metadata rate.
+    return all(
+        isinstance(point[key], int | float) and math.isfinite(point[key]) and point[key] > 0
+        for key in ("bw", "md")
+    )
+
+
+@dataclass(frozen=True)
+class Digest:
+    points_text: str
+    summary: dict[str, Any]
+
+
+def digest_of(rows: list[dict[str, Any]], medians: dict[str, float | None]) -> Digest:
+    """The digest of one list from its entry rows (selector rows, in rank order)."""
+    points: list[dict[str, Any]] = []
+    unplotted: list[dict[str, Any]] = []
+    filesystems: set[str] = set()
+    for row in rows:
+        point = entry_point(row)
+        (points if _plottable(point) else unplotted).append(point)
+        if point["filesystem"]:
+            filesystems.add(point["filesystem"])
+    scores = [math.sqrt(point["bw"] * point["md"]) for point in points]
+    summary = {
+        "version": DIGEST_VERSION,
+        "unplotted": unplotted,
+        "filesystems": sorted(filesystems),
+        "score_range": [min(scores), max(scores)] if scores else None,
+        "phase_medians": medians,
+        "trend": trend_part(rows),
+        "names": {by: dict(Counter(share_name(row, by) for row in rows)) for by in SHARE_DIMENSIONS},
+    }
+    return Digest(points_text=json.dumps(points, separators=(",", ":"), allow_nan=False), summary=summary)
+
+
+def digests_compute(snapshot_ids: list[int]) -> dict[int, Digest]:
+    """The digests of these snapshots from their entries (three queries whatever their number)."""
+    rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    entries = (
+        ListEntry.objects.filter(snapshot_id__in=snapshot_ids)
+        .order_by("snapshot_id", "rank")
+        .annotate(**ENTRY_FIELDS)
+        .values("snapshot_id", "rank", "score", "bw", "md", "submission_id", *ENTRY_FIELDS.keys())
+    )
+    for entry in entries:
+        rows[entry["snapshot_id"]].append(entry)
+    values = phase_values(submission_ids={row["submission_id"] for group in rows.values() for row in group})
+    digests = {}
+    for pk in snapshot_ids:
+        members = {row["submission_id"] for row in rows[pk]}
+        digests[pk] = digest_of(rows[pk], phase_medians({sid: values[sid] for sid in members}))
+    return digests
+
+
+def digests_store(snapshot_ids: list[int]) -> dict[int, Digest]:
+    digests = digests_compute(snapshot_ids)
+    # Not save(): the digest is derived data, outside what a frozen snapshot protects.
+    changed = [
+        ListSnapshot(pk=pk, chart_points=digest.points_text, chart_digest=digest.summary)
+        for pk, digest in digests.items()
+    ]
+    ListSnapshot.objects.bulk_update(changed, ["chart_points", "chart_digest"], batch_size=50)
+    return digests
+
+
+def digests_refresh(*, kinds: Iterable[str]) -> int:
+    """Recompute the digests of every frozen list of these kinds (after an import changed the data)."""
+    ids = list(
+        ListSnapshot.objects.exclude(status=ListSnapshot.Status.DRAFT)
+        .filter(kind__in=list(kinds))
+        .values_list("pk", flat=True)
+    )
+    digests_store(ids)
+    return len(ids)
+
+
+def _charted_snapshots(kinds: Iterable[str]) -> QuerySet[ListSnapshot]:
+    return ListSnapshot.objects.filter(
+        release_out_of_embargo_q(), status=ListSnapshot.Status.PUBLISHED, kind__in=list(kinds)
+    ).order_by("release__publication_date", "kind")
+
+
+def _fill_missing(kinds: Iterable[str]) -> None:
+    versions = _charted_snapshots(kinds).values_list("pk", "chart_digest__version")
+    stale = [pk for pk, version in versions if version != DIGEST_VERSION]
+    if stale:
+        digests_store(stale)
+
+
+def digest_rows(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
+    """Every entry of every published list of these kinds as chart rows (points and unplottable
+    entries alike, with the selector's `submission_id` and `release_date`), oldest release first."""
+    kinds = list(kinds)
+    _fill_missing(kinds)
+    rows: list[dict[str, Any]] = []
+    snapshots = _charted_snapshots(kinds).values_list(
+        "release__publication_date", "chart_points", "chart_digest__unplotted"
+    )
+    for date, points_text, unplotted in snapshots:
+        for point in (*json.loads(points_text or "[]"), *(unplotted or [])):
+            point["release_date"] = date
+            point["submission_id"] = point["id"]
+            rows.append(point)
+    return rows
+
+
+def points_json(*, kinds: Iterable[str], name: str) -> bytes:
+    """The balance chart's JSON for every entry of these kinds, spliced from the stored points.
+
+    Equal to json.dumps(history_points(digest_rows(...)) + identity) but without parsing or
+    encoding thousands of points: the database hands each list's points over as JSON text.
+    """
+    kinds = list(kinds)
+    _fill_missing(kinds)
+    snapshots = _charted_snapshots(kinds).values(
+        "chart_digest__unplotted",
+        "chart_digest__filesystems",
+        "chart_digest__score_range",
+        release_name=F("release__name"),
+        points_text=F("chart_points"),
+    )
+    fragments: list[str] = []
+    releases: list[str] = []
+    filesystems: set[str] = set()
+    left_out = 0
+    low, high = math.inf, 0.0
+    for snapshot in snapshots:
+        text = (snapshot["points_text"] or "[]").strip()
+        unplotted = snapshot["chart_digest__unplotted"] or []
+        if text != "[]":
+            fragments.append(text[1:-1])
+        if (text != "[]" or unplotted) and snapshot["release_name"] not in releases:
+            releases.append(snapshot["release_name"])
+        left_out += len(unplotted)
+        filesystems.update(snapshot["chart_digest__filesystems"] or [])
+        if snapshot["chart_digest__score_range"]:
+            low = min(low, snapshot["chart_digest__score_range"][0])
+            high = max(high, snapshot["chart_digest__score_range"][1])
+    rest = {
+        "releases": releases,
+        "left_out": left_out,
+        "filesystems": sorted(filesystems, key=str.lower),
+        "isolines": score_isolines_between(low, high) if high > 0 else [],
+        "kind": name,
+        "filesystem": "",
+        "units": POINT_UNITS,
+    }
+    tail = json.dumps(rest, separators=(",", ":"), allow_nan=False)
+    return ('{"points":[' + ",".join(fragments) + "]," + tail[1:]).encode()
+
+
+def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
+    """release_trends() of every entry of these kinds, merged from each list's stored trend part."""
+    kinds = list(kinds)
+    _fill_missing(kinds)
+    summaries = _charted_snapshots(kinds).values_list(
+        "release__name", "release__publication_date", "chart_digest__trend"
+    )
+    return release_trends_of_parts((name, date.isoformat(), part) for name, date, part in summaries)
+
+
+def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
+    """release_shares() of every entry of these kinds, from each list's stored name counts."""
+    kinds = list(kinds)
+    _fill_missing(kinds)
+    summaries = _charted_snapshots(kinds).values_list(
+        "release__name", "release__publication_date", f"chart_digest__names__{by}"
+    )
+    return release_shares_of_counts(
+        (
+            (name, date.isoformat(), label, count)
+            for name, date, counts in summaries
+            for label, count in (counts or {}).items()
+        ),
+        by=by,
+    )
+
+
+def list_phase_medians(snapshot_id: int) -> dict[str, float | None]:
+    """The phase medians of one published list, from its digest (computed if missing)."""
+    stored = (
+        ListSnapshot.objects.filter(pk=snapshot_id, chart_digest__version=DIGEST_VERSION)
+        .values_list("chart_digest__phase_medians", flat=True)
+        .first()
+    )
+    if stored is None:
+        stored = digests_store([snapshot_id])[snapshot_id].summary["phase_medians"]
+    return dict(stored)
