@@ -202,6 +202,7 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "registry.settings",
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
+        "CACHE_URL": args.redis_url,
         "MEDIA_ROOT": str(scratch / "media"),
         "DEBUG": "false",
         "SESSION_COOKIE_SECURE": "false",

@@ -145,6 +145,12 @@ def _security(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, *_table(["check", "result"], rows), ""]
 
 
+def _machine(run: dict[str, Any]) -> str:
+    if "cpus" not in run:
+        return "its core count and load were not recorded in this run"
+    return f"{run['cpus']} cores, load average {run['machine_load_average']} at the end, other work included"
+
+
 def _load(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Load", ""]
     runs = sorted(records.get("load", []), key=lambda r: (r["readers"], -r["reader_think_s"]))
@@ -156,9 +162,8 @@ def _load(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             f"(mean pause {r['uploader_think_s']} s), {r['duration_s']} s",
             "",
             f"`benchmarks/load.py`: {r.get('web', 'gunicorn')}, PostgreSQL, Redis and 2 Celery workers "
-            f"(nice {r.get('worker_nice', 0)}) on this machine ({r.get('cpus', '?')} cores, load average "
-            f"{r.get('machine_load_average', '?')} at the end of the run, other work included); uploads are "
-            "real result folders, each a unique variant, some sent twice.",
+            f"(nice {r.get('worker_nice', 0)}) on this machine ({_machine(r)}); uploads are real result "
+            "folders, each a unique variant, some sent twice.",
             "",
         ]
         rows = [

@@ -6,6 +6,9 @@ need=()
 command -v mpicc >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v fio >/dev/null 2>&1 || need+=(fio)
+# The fault tests and benchmarks start private PostgreSQL and Redis servers of their own.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "missing Debian packages: ${need[*]} (run as root, or install them: apt-get install ${need[*]})" >&2

@@ -27,7 +27,17 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def _postgres_bin() -> Path:
+    """PG_BIN, else the newest server installed the Debian way (/usr/lib/postgresql/<major>/bin)."""
+    if os.environ.get("PG_BIN"):
+        return Path(os.environ["PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _postgres_bin()
 START_TIMEOUT_S = 60
 
 
@@ -213,6 +223,7 @@ class Stack:
             "DJANGO_SETTINGS_MODULE": "registry.settings",
             "DATABASE_URL": self.postgres.url(self.database),
             "REDIS_URL": self.redis.url(),
+            "CACHE_URL": self.redis.url(),
             "MEDIA_ROOT": str(self.media_root),
             "STATIC_ROOT": str(self.root / "static"),
             "SECRET_KEY": "private-stack-" + secrets.token_urlsafe(40),

@@ -206,6 +206,7 @@ def _production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         ALLOWED_HOSTS="registry.example.org",
         DATABASE_URL=f"sqlite:///{tmp_path / 'deploy-check.sqlite3'}",
         REDIS_URL="",
+        CACHE_URL="",
         DJANGO_SETTINGS_MODULE="registry.settings",
         **extra,
     )
