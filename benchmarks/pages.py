@@ -7,6 +7,9 @@ values of ../shared/io500-data scaled and perturbed, publishes one ranked list p
 starts gunicorn on 127.0.0.1 twice: with a dummy cache (every request uncached) and with the local
 memory cache (warm). Concurrent client threads with http.client measure requests per second and
 p50/p99 latency per URL; the query count of each page is measured in-process at two list sizes.
+Python client threads share the 2 cores with the server and saturate before it does, so the warm
+round also measures the list page and chart JSON with wrk (a C client, `--wrk-duration` seconds per
+URL, 2 threads and `--wrk-connections` connections), which shows what the server itself can answer.
 
 The database is BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/io500_pages_bench); it is
 created when missing and reused when it already holds the requested data.
@@ -21,6 +24,8 @@ import http.client
 import math
 import os
 import random
+import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -403,6 +408,60 @@ def run_round(title: str, port: int, urls: dict[str, str], clients: int, request
     return rates
 
 
+# The endpoints every visitor reads and that issue 4 sets the 1,000 cached requests per second for.
+WRK_URLS = ("list page", "history points", "history trends", "history shares", "radar")
+WRK_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+@dataclass
+class WrkOutcome:
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def wrk_milliseconds(text: str) -> float:
+    match = re.fullmatch(r"([0-9.]+)(us|ms|s)", text)
+    if match is None:
+        raise ValueError(f"wrk printed a latency this script cannot read: {text!r}")
+    return float(match[1]) * WRK_UNITS[match[2]]
+
+
+def wrk_parse(output: str) -> WrkOutcome:
+    """Requests/sec, the 50% and 99% lines of --latency, and every socket error or non-2xx answer."""
+    rate = re.search(r"^Requests/sec:\s+([0-9.]+)", output, re.MULTILINE)
+    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE)
+    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE)
+    if rate is None or p50 is None or p99 is None:
+        raise ValueError(f"wrk printed no request rate or latency distribution:\n{output}")
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", output))
+    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    errors += int(non_2xx[1]) if non_2xx else 0
+    return WrkOutcome(float(rate[1]), wrk_milliseconds(p50[1]), wrk_milliseconds(p99[1]), errors)
+
+
+def run_wrk_round(port: int, urls: dict[str, str], connections: int, seconds: int) -> None:
+    wrk = shutil.which("wrk")
+    title = f"Cached, measured with wrk: 2 threads, {connections} connections, {seconds} s per URL"
+    if wrk is None:
+        print(f"\n{title}: wrk is not installed (scripts/install-system-packages.sh installs it),")
+        print("  so only the Python-client figures above measure the cached pages.")
+        return
+    print(f"\n{title}")
+    print(f"  {'URL':<18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name in WRK_URLS:
+        command = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+        completed = subprocess.run(
+            [*command, f"http://127.0.0.1:{port}{urls[name]}"], capture_output=True, text=True, check=False
+        )
+        if completed.returncode != 0:
+            print(f"  {name:<18} wrk failed: {completed.stderr.strip() or completed.stdout.strip()}")
+            continue
+        got = wrk_parse(completed.stdout)
+        print(f"  {name:<18} {got.rate:8.0f} {got.p50_ms:8.1f} {got.p99_ms:8.1f} {got.errors:7d}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -414,6 +473,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--wrk-connections", type=int, default=16)
+    parser.add_argument("--wrk-duration", type=int, default=10, help="seconds of wrk per URL")
     args = parser.parse_args()
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     ensure_database(database_url)
@@ -426,12 +487,15 @@ def main() -> None:
         # One client shows the latency of a request on its own; eight show throughput under load.
         ("dummy", "Uncached (dummy cache), one client", 1, max(20, args.requests // 10)),
         ("dummy", "Uncached (dummy cache)", args.clients, max(40, args.requests // 5)),
-        ("locmem", "Cached (local-memory cache, warm)", args.clients, args.requests),
+        ("locmem", "Cached (local-memory cache, warm), Python client threads", args.clients, args.requests),
     )
     for cache, title, clients, requests in rounds:
         server = serve(database_url, cache, args.port, args.workers, args.threads)
         try:
             run_round(title, args.port, urls, clients, requests)
+            if cache == "locmem":
+                # Same server, caches already warm from the round above.
+                run_wrk_round(args.port, urls, args.wrk_connections, args.wrk_duration)
         finally:
             stop(server)
 

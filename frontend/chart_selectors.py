@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Value
+from django.db.models import Count, F, Max, Sum, Value
 from django.db.models.functions import Coalesce, NullIf
 
 from frontend.chart_kinds import MAIN_KINDS, TEN_NODE_KINDS
@@ -259,6 +259,26 @@ def storage_system_get(*, pk: int, user: User | AnonymousUser) -> StorageSystem 
     name and institution are as secret as its scores)."""
     visible = submission_visible_queryset(user=user).filter(storage_system_id=pk)
     return StorageSystem.objects.select_related("institution").filter(pk=pk, submissions__in=visible).first()
+
+
+def system_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
+    """What decides the anonymous page of a storage system, or None when no submission
+    of it is visible to everyone (then its name and institution are not public either)."""
+    # Two small queries against the ~15 the page itself runs.
+    visible = submission_visible_queryset(user=AnonymousUser()).filter(storage_system_id=pk)
+    row = (
+        StorageSystem.objects.filter(pk=pk)
+        .values_list("pk", "name", "filesystem_type", "vendor", "institution__name")
+        .first()
+    )
+    if row is None:
+        return None
+    # Which submissions are visible and their latest change: a new, changed, published or hidden
+    # submission changes one of the three.
+    summary = visible.aggregate(count=Count("pk"), ids=Sum("pk"), latest=Max("updated_at"))
+    if not summary["count"]:
+        return None
+    return (*row, summary["count"], summary["ids"], summary["latest"])
 
 
 def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[dict[str, Any]]:

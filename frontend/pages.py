@@ -16,15 +16,27 @@ from django.views.decorators.http import require_GET
 from frontend import chart_data
 from frontend.cache import charts_cached, charts_generation
 from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name
-from frontend.chart_selectors import storage_system_get, system_submissions, visible_heads
+from frontend.chart_selectors import (
+    storage_system_get,
+    system_public_fingerprint,
+    system_submissions,
+    visible_heads,
+)
 from frontend.charts import missing_message
 from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
+from frontend.page_cache import anonymous_page_cached
 
 HISTORY_TABLE_TOP = 10
 
 
 @require_GET
 def system_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return anonymous_page_cached(
+        request, "system", partial(system_public_fingerprint, pk=pk), partial(_system_page, request, pk)
+    )
+
+
+def _system_page(request: HttpRequest, pk: int) -> HttpResponse:
     system = storage_system_get(pk=pk, user=request.user)
     if system is None:
         raise Http404(f"There is no storage system {pk}.")

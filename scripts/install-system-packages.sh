@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (Open MPI for the runner, chromium for browser tests,
-# fio for the runner benchmark) when they are missing. Needs root, as on the development machines.
+# fio for the runner benchmark, wrk for the cached-throughput figures of benchmarks/pages.py) when
+# they are missing. Needs root, as on the development machines.
 set -euo pipefail
 need=()
 command -v mpicc >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v fio >/dev/null 2>&1 || need+=(fio)
+command -v wrk >/dev/null 2>&1 || need+=(wrk)
 # The fault tests and benchmarks start private PostgreSQL and Redis servers of their own.
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)

@@ -79,6 +79,30 @@ def submission_get_visible(*, user: User | AnonymousUser, pk: int) -> Submission
     return submission
 
 
+def submission_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
+    """What decides the anonymous page of a submission everyone may see (one small query), or None
+    when it is not visible to everyone (missing, private, under embargo)."""
+    # Ingest, re-verification and review actions save the row (updated_at); progress is written
+    # alone while a run is verified, and the questionnaire and the names live in other tables.
+    return (
+        submission_visible_queryset(user=AnonymousUser())
+        .filter(pk=pk)
+        .values_list(
+            "pk",
+            "updated_at",
+            "status",
+            "progress",
+            "review_state",
+            "questionnaire__updated_at",
+            "release__name",
+            "storage_system__name",
+            "storage_system__institution__name",
+            "submitter__username",
+        )
+        .first()
+    )
+
+
 def submission_get_status(*, user: User | AnonymousUser, pk: int) -> Submission:
     """Only the row, for the frequent status polls."""
     submission = submission_visible_queryset(user=user).filter(pk=pk).first()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -11,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from frontend.page_cache import anonymous_page_cached
 from submissions.archive_store import ArchiveStorageUnavailable
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
@@ -21,6 +24,7 @@ from submissions.selectors import (
     submission_get_status,
     submission_get_visible,
     submission_list_for_user,
+    submission_public_fingerprint,
     submission_result_archive,
     submission_system_description,
 )
@@ -77,6 +81,15 @@ def mine(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return anonymous_page_cached(
+        request,
+        "submission",
+        partial(submission_public_fingerprint, pk=pk),
+        partial(_detail_page, request, pk),
+    )
+
+
+def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:
     submission = submission_get_visible(user=request.user, pk=pk)
     results = sorted(submission.results.all(), key=lambda r: (not r.is_primary, r.path))
     context = {
