@@ -441,6 +441,10 @@ def wrk_parse(output: str) -> WrkOutcome:
     return WrkOutcome(float(rate[1]), wrk_milliseconds(p50[1]), wrk_milliseconds(p99[1]), errors)
 
 
+# A browser always offers gzip; a plain client (curl, scripts) takes the body as it is.
+WRK_ENCODINGS = (("identity", ()), ("gzip", ("-H", "Accept-Encoding: gzip, deflate, br")))
+
+
 def run_wrk_round(port: int, urls: dict[str, str], connections: int, seconds: int) -> None:
     wrk = shutil.which("wrk")
     title = f"Cached, measured with wrk: 2 threads, {connections} connections, {seconds} s per URL"
@@ -449,17 +453,18 @@ def run_wrk_round(port: int, urls: dict[str, str], connections: int, seconds: in
         print("  so only the Python-client figures above measure the cached pages.")
         return
     print(f"\n{title}")
-    print(f"  {'URL':<18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(f"  {'URL':<18} {'encoding':<9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
     for name in WRK_URLS:
-        command = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
-        completed = subprocess.run(
-            [*command, f"http://127.0.0.1:{port}{urls[name]}"], capture_output=True, text=True, check=False
-        )
-        if completed.returncode != 0:
-            print(f"  {name:<18} wrk failed: {completed.stderr.strip() or completed.stdout.strip()}")
-            continue
-        got = wrk_parse(completed.stdout)
-        print(f"  {name:<18} {got.rate:8.0f} {got.p50_ms:8.1f} {got.p99_ms:8.1f} {got.errors:7d}")
+        for encoding, headers in WRK_ENCODINGS:
+            command = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", *headers]
+            url = f"http://127.0.0.1:{port}{urls[name]}"
+            completed = subprocess.run([*command, url], capture_output=True, text=True, check=False)
+            if completed.returncode != 0:
+                print(f"  {name:<18} wrk failed: {completed.stderr.strip() or completed.stdout.strip()}")
+                continue
+            got = wrk_parse(completed.stdout)
+            figures = f"{got.rate:8.0f} {got.p50_ms:8.1f} {got.p99_ms:8.1f} {got.errors:7d}"
+            print(f"  {name:<18} {encoding:<9} {figures}")
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ production) without scanning keys; the old entries simply age out.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from typing import TypeVar, cast
 
@@ -18,13 +19,23 @@ CHARTS_TIMEOUT_S = 60 * 60
 T = TypeVar("T")
 
 
+def new_generation() -> int:
+    """A first generation that no earlier one can equal, even after the cache lost its keys.
+
+    Processes keep copies of public answers under keys holding the generations
+    (frontend.public_cache); a generation restarting at 1 after a cache flush would make those
+    stale copies current again.
+    """
+    return time.time_ns() // 1000
+
+
 def charts_generation() -> int:
     generation = cache.get(CHARTS_GENERATION_KEY)
     if generation is None:
         # add() does not overwrite: two processes starting together agree on the same generation.
-        cache.add(CHARTS_GENERATION_KEY, 1, timeout=None)
-        generation = cache.get(CHARTS_GENERATION_KEY, 1)
-    return int(generation)
+        cache.add(CHARTS_GENERATION_KEY, new_generation(), timeout=None)
+        generation = cache.get(CHARTS_GENERATION_KEY)
+    return int(generation) if generation is not None else new_generation()
 
 
 def charts_invalidate() -> None:
@@ -32,9 +43,8 @@ def charts_invalidate() -> None:
     try:
         cache.incr(CHARTS_GENERATION_KEY)
     except ValueError:
-        # The key was evicted (or never set): any generation other than the one cached entries
-        # carry would do, but 2 keeps the sequence readable.
-        cache.set(CHARTS_GENERATION_KEY, 2, timeout=None)
+        # The key was evicted (or never set): a fresh generation differs from every earlier one.
+        cache.set(CHARTS_GENERATION_KEY, new_generation(), timeout=None)
 
 
 def charts_key(name: str, *parts: object) -> str:

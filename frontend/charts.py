@@ -11,10 +11,11 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from frontend import chart_data
-from frontend.cache import charts_cached
+from frontend.cache import CHARTS_TIMEOUT_S, charts_cached
 from frontend.chart_kinds import RANKED_CHART_KINDS, KindError, kind_name
 from frontend.chart_selectors import SubmissionHead, storage_system_get, system_submissions, visible_heads
 from frontend.compare_ids import CompareIdsError, parse_compare_ids
+from frontend.public_cache import mark_public
 
 # Public list data may sit in a browser or proxy briefly; a publish is seen within this many seconds.
 PUBLIC_MAX_AGE_S = 60
@@ -34,7 +35,7 @@ def _cached_json(name: str, parts: tuple[object, ...], build: Callable[[], Any])
 
 def _public(response: HttpResponse) -> HttpResponse:
     patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE_S)
-    return response
+    return mark_public(response, CHARTS_TIMEOUT_S)
 
 
 def _private(response: HttpResponse) -> HttpResponse:

@@ -7,7 +7,8 @@ that is missing or under embargo can only appear later, and is looked up again o
 
 Around the body, the site header depends on who is logged in. A request without any cookie or
 credentials is anonymous and sees what every such request sees, so for those the whole page is
-cached as bytes: most readers of the lists, and crawlers, then cost a cache read.
+cached as bytes (frontend.public_cache): most readers of the lists, and crawlers, then cost a cache
+read.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from frontend.list_context import PAGE_PARAMS, list_context
+from frontend.public_cache import mark_public
 from registry.list_rows import LIST_CACHE_SECONDS
 from registry.models import ListSnapshot, Release
 from registry.services import list_cache_generation
@@ -80,26 +82,18 @@ def list_body_render(
     )
 
 
-def is_anonymous_reader(request: HttpRequest) -> bool:
-    """No cookie (so no session, log-in or messages) and no credentials."""
-    return not request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
-
-
 def list_page_response(
     request: HttpRequest, scope: tuple[str, ...], build: Callable[[], ListBody | None]
 ) -> HttpResponse | None:
-    """The list page for `scope` (None when `build` finds no list to show)."""
-    page_key = list_body_key(("page", *scope), request.GET) if is_anonymous_reader(request) else ""
-    if page_key:
-        page = cache.get(page_key)
-        if isinstance(page, bytes):
-            return HttpResponse(page)
+    """The list page for `scope` (None when `build` finds no list to show).
+
+    The whole page of a published list is marked public: anonymous readers then get it from
+    frontend.public_cache without reaching this view.
+    """
     body = list_body_cached(scope, request.GET, build)
     if body is None:
         return None
     response = render(request, "frontend/list.html", {"page_title": body.title, "body": body.html})
-    # A page that handed out a CSRF token is personal, whatever the request looked like.
-    personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED")
-    if page_key and body.cache_seconds > 0 and response.status_code == 200 and not personal:
-        cache.set(page_key, response.content, body.cache_seconds)
+    if body.cache_seconds > 0:
+        mark_public(response, body.cache_seconds)
     return response

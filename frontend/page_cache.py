@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
 from frontend.cache import charts_generation
-from frontend.list_body import is_anonymous_reader
+from frontend.public_cache import is_anonymous_reader
 from registry.list_rows import LIST_CACHE_SECONDS
 from registry.services import list_cache_generation
 

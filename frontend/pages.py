@@ -3,7 +3,6 @@ every release. Each page renders its charts' data as tables too, so it reads wit
 
 from __future__ import annotations
 
-from functools import cache as cache_once
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -14,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from frontend import chart_data
-from frontend.cache import charts_cached, charts_generation
-from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name
+from frontend.cache import CHARTS_TIMEOUT_S, charts_cached, charts_generation
+from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name, kinds_for
 from frontend.chart_selectors import (
     storage_system_get,
     system_public_fingerprint,
@@ -25,8 +24,10 @@ from frontend.chart_selectors import (
 from frontend.charts import missing_message
 from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
 from frontend.page_cache import anonymous_page_cached
+from frontend.public_cache import mark_public
+from frontend.snapshot_digest import LEADERS_TOP, digest_overview
 
-HISTORY_TABLE_TOP = 10
+HISTORY_TABLE_TOP = LEADERS_TOP
 
 
 @require_GET
@@ -129,29 +130,38 @@ def history_page(request: HttpRequest) -> HttpResponse:
         "trends_src": reverse("charts:history-trends") + f"?kind={kind}",
         "shares_src": reverse("charts:history-shares") + f"?kind={kind}",
     }
-    return render(request, "frontend/pages/history.html", context, status=400 if error else 200)
+    response = render(request, "frontend/pages/history.html", context, status=400 if error else 200)
+    return response if error else mark_public(response, CHARTS_TIMEOUT_S)
 
 
 def _history_summary(kind: str, filesystem: str) -> dict[str, Any]:
-    # Read the entries at most once for the three datasets, and not at all when all three are cached.
-    rows = cache_once(partial(chart_data.ranked_rows, kind=kind))
-    points = chart_data.history_points_data(kind=kind, filesystem=filesystem, rows=rows)
-    shares = chart_data.history_shares_data(kind=kind, rows=rows)
+    if filesystem:
+        points = _filtered_points_summary(kind, filesystem)
+    else:
+        # Every list's digest already holds its counts and leaders: no point is read or parsed.
+        overview = digest_overview(kinds=kinds_for(kind))
+        points = (
+            {key: overview[key] for key in ("count", "left_out", "filesystems")},
+            overview["leaders"],
+        )
+    shares = chart_data.history_shares_data(kind=kind)
     return {
-        "points": {
-            "count": len(points["points"]),
-            "left_out": points["left_out"],
-            "filesystems": points["filesystems"],
-        },
+        "points": points[0],
         # The no-JS table shows each list's leaders; whole lists are on their own pages and downloads.
-        "points_table": [point for point in points["points"] if point["rank"] <= HISTORY_TABLE_TOP],
-        "trends": chart_data.history_trends_data(kind=kind, rows=rows),
+        "points_table": points[1],
+        "trends": chart_data.history_trends_data(kind=kind),
         "trend_metrics": (("score", "Score"), ("bw", "Bandwidth (GiB/s)"), ("md", "Metadata (kIOPS)")),
         "share_tables": [
             _share_table(shares[by], by, label)
             for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
         ],
     }
+
+
+def _filtered_points_summary(kind: str, filesystem: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    data = chart_data.history_points_data(kind=kind, filesystem=filesystem)
+    summary = {"count": len(data["points"]), "left_out": data["left_out"], "filesystems": data["filesystems"]}
+    return summary, [point for point in data["points"] if point["rank"] <= HISTORY_TABLE_TOP]
 
 
 def _share_table(data: dict[str, Any], by: str, label: str) -> dict[str, Any]:

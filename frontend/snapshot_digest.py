@@ -34,7 +34,9 @@ from registry.models import ListEntry, ListSnapshot
 from submissions.selectors import release_out_of_embargo_q
 
 # Bump when the stored shape changes: digests of another version are recomputed on their next read.
-DIGEST_VERSION = 1
+DIGEST_VERSION = 2
+# Each list's leaders are stored for the history page's table, which shows them without the chart.
+LEADERS_TOP = 10
 POINT_UNITS = {"bw": "GiB/s", "md": "kIOPS"}
 SHARE_DIMENSIONS = ("filesystem", "vendor")
 
@@ -69,6 +71,8 @@ def digest_of(rows: list[dict[str, Any]], medians: dict[str, float | None]) -> D
         "unplotted": unplotted,
         "filesystems": sorted(filesystems),
         "score_range": [min(scores), max(scores)] if scores else None,
+        "point_count": len(points),
+        "leaders": [point for point in points if point["rank"] is not None and point["rank"] <= LEADERS_TOP],
         "phase_medians": medians,
         "trend": trend_part(rows),
         "names": {by: dict(Counter(share_name(row, by) for row in rows)) for by in SHARE_DIMENSIONS},
@@ -190,6 +194,34 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
     }
     tail = json.dumps(rest, separators=(",", ":"), allow_nan=False)
     return ('{"points":[' + ",".join(fragments) + "]," + tail[1:]).encode()
+
+
+def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
+    """What the history page tells of the balance chart without reading its points: the number of
+    entries placed and left out, the file systems, and each list's leaders (rank <= LEADERS_TOP),
+    as history_points() of every row would give them."""
+    kinds = list(kinds)
+    _fill_missing(kinds)
+    summaries = _charted_snapshots(kinds).values_list(
+        "chart_digest__point_count",
+        "chart_digest__unplotted",
+        "chart_digest__filesystems",
+        "chart_digest__leaders",
+    )
+    count, left_out = 0, 0
+    filesystems: set[str] = set()
+    leaders: list[dict[str, Any]] = []
+    for point_count, unplotted, names, top in summaries:
+        count += point_count or 0
+        left_out += len(unplotted or [])
+        filesystems.update(names or [])
+        leaders.extend(top or [])
+    return {
+        "count": count,
+        "left_out": left_out,
+        "filesystems": sorted(filesystems, key=str.lower),
+        "leaders": leaders,
+    }
 
 
 def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:

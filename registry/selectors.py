@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 
 from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery, Value
@@ -56,13 +57,24 @@ def release_published_kinds(*, release: Release) -> list[str]:
     return [kind.value for kind in KIND_ORDER if kind.value in kinds]
 
 
+def next_embargo_end() -> datetime.datetime | None:
+    """When the next release leaves its embargo; None when none is under embargo."""
+    upcoming: datetime.datetime | None = Release.objects.filter(embargo_end__gt=timezone.now()).aggregate(
+        first=Min("embargo_end")
+    )["first"]
+    return upcoming
+
+
+def seconds_until(moment: datetime.datetime | None, *, cap: int) -> int:
+    """Seconds from now until `moment` (at least 1, at most `cap`; `cap` when there is no moment)."""
+    if moment is None:
+        return cap
+    return int(max(1, min(cap, math.ceil((moment - timezone.now()).total_seconds()))))
+
+
 def seconds_until_next_embargo_end(*, cap: int) -> int:
     """Seconds until the next release leaves its embargo (at most `cap`): what home may be cached for."""
-    now = timezone.now()
-    upcoming = Release.objects.filter(embargo_end__gt=now).aggregate(first=Min("embargo_end"))["first"]
-    if upcoming is None:
-        return cap
-    return int(max(1, min(cap, math.ceil((upcoming - now).total_seconds()))))
+    return seconds_until(next_embargo_end(), cap=cap)
 
 
 def snapshot_home() -> ListSnapshot | None:

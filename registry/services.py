@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from frontend.cache import charts_invalidate
+from frontend.cache import charts_invalidate, new_generation
 from frontend.chart_kinds import RANKED_CHART_KINDS
 from frontend.snapshot_digest import digests_store
 from registry.membership import ListWindow, rank_candidates
@@ -114,9 +114,9 @@ def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: st
 def list_cache_generation() -> int:
     generation = cache.get(LIST_CACHE_GENERATION_KEY)
     if generation is None:
-        cache.add(LIST_CACHE_GENERATION_KEY, 1, timeout=None)
-        generation = cache.get(LIST_CACHE_GENERATION_KEY, 1)
-    return int(generation)
+        cache.add(LIST_CACHE_GENERATION_KEY, new_generation(), timeout=None)
+        generation = cache.get(LIST_CACHE_GENERATION_KEY)
+    return int(generation) if generation is not None else new_generation()
 
 
 def list_cache_invalidate() -> None:
@@ -124,4 +124,4 @@ def list_cache_invalidate() -> None:
     try:
         cache.incr(LIST_CACHE_GENERATION_KEY)
     except ValueError:
-        cache.set(LIST_CACHE_GENERATION_KEY, 2, timeout=None)
+        cache.set(LIST_CACHE_GENERATION_KEY, new_generation(), timeout=None)

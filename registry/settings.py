@@ -43,6 +43,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Early: a cached public page or chart costs no session, log-in check, URL lookup or query.
+    "frontend.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -83,6 +85,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 # The cache may live in its own Redis database: clearing it then never drops queued Celery tasks.
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
+# Bytes of public answers each web process also keeps in its own memory (frontend.public_cache).
+PUBLIC_CACHE_LOCAL_BYTES = env.int("PUBLIC_CACHE_LOCAL_BYTES", default=64 * 1024 * 1024)
 if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 else:

@@ -39,7 +39,8 @@ def test_invalidation_bumps_the_generation_even_after_the_key_was_evicted():
     assert charts_generation() == generation + 1
     cache.delete(CHARTS_GENERATION_KEY)
     charts_invalidate()
-    assert charts_generation() == 2
+    # Not a restart at a small number: copies kept under an earlier generation must stay unreachable.
+    assert charts_generation() > generation + 1
 
 
 def test_cached_values_are_built_once_per_generation():

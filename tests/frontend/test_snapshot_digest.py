@@ -14,6 +14,8 @@ from frontend.chart_kinds import kinds_for
 from frontend.chart_selectors import ranked_entries
 from frontend.chart_shapes import history_points, release_shares, release_trends
 from frontend.snapshot_digest import (
+    LEADERS_TOP,
+    digest_overview,
     digest_rows,
     digest_shares,
     digest_trends,
@@ -30,9 +32,9 @@ pytestmark = pytest.mark.django_db
 MAIN = kinds_for("main")
 
 
-def with_unplottable_entry() -> None:
+def with_unplottable_entry(entries_per_release: int = 3) -> None:
     """A history whose newer list also holds an entry without a metadata rate (not on log axes)."""
-    history = build_history()
+    history = build_history(entries_per_release=entries_per_release)
     lonely = make_submission(release=history.new, bw=7.0, md=None, score=None)
     publish_list(history.new, "research", [lonely])
 
@@ -97,3 +99,15 @@ def test_a_digest_of_an_older_shape_is_computed_again():
     refreshed = ListSnapshot.objects.get(pk=history.old_list.pk).chart_digest
     assert refreshed is not None and refreshed["version"] >= 1
     assert len(digest_trends(kinds=MAIN)) == 2
+
+
+def test_the_overview_tells_what_the_points_of_every_entry_would():
+    with_unplottable_entry(entries_per_release=LEADERS_TOP + 3)
+    expected = history_points(ranked_entries(kinds=MAIN))
+    overview = digest_overview(kinds=MAIN)
+    assert overview["count"] == len(expected["points"])
+    assert overview["left_out"] == expected["left_out"] >= 1
+    assert overview["filesystems"] == expected["filesystems"]
+    leaders = [p for p in expected["points"] if p["rank"] <= LEADERS_TOP]
+    assert overview["leaders"] == leaders
+    assert len(leaders) < len(expected["points"])

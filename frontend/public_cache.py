@@ -1,0 +1,254 @@
+"""Public pages and chart data answered from the cache before any other middleware or view runs.
+
+Most traffic is anonymous readers of the published lists and the history charts: the same bytes for
+everyone until the next publish, import or release change. A view marks such a response with
+`mark_public(response, seconds)`; for a request without any cookie or credentials this middleware
+then stores the body (and a gzip copy, which every browser accepts) under the list and chart cache
+generations, and answers the next identical request from it without sessions, authentication, URL
+resolution or a query. Responses that are personal (a cookie set, a CSRF token handed out) or not
+marked (submission pages, whose visibility is checked on every request) are never stored here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.dummy import DummyCache
+from django.core.exceptions import MiddlewareNotUsed
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.utils.regex_helper import _lazy_re_compile
+
+from frontend.cache import CHARTS_GENERATION_KEY, charts_generation
+from registry.selectors import next_embargo_end, seconds_until
+from registry.services import LIST_CACHE_GENERATION_KEY, list_cache_generation
+
+logger = logging.getLogger(__name__)
+
+_MARK = "_public_cache_seconds"
+# Headers that describe the stored body; everything else is set afresh by the outer middleware.
+_STORED_HEADERS = ("Content-Type", "Cache-Control", "Vary", "X-Frame-Options", "Content-Language")
+_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
+# Compressing a few hundred bytes gains nothing and costs the client a decoder pass.
+GZIP_MIN_BYTES = 512
+
+
+def is_anonymous_reader(request: HttpRequest) -> bool:
+    """No cookie (so no session, log-in or messages) and no credentials."""
+    return not request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
+
+
+def mark_public(response: HttpResponse, seconds: int) -> HttpResponse:
+    """Let the public cache keep this response for anonymous readers for up to `seconds`.
+
+    Only for content that is the same for every reader and changes only with a publish, an import
+    or a release change (each of which bumps a cache generation). An embargo that ends sooner
+    shortens the time, so a list leaving its embargo is seen when it does.
+    """
+    setattr(response, _MARK, seconds)
+    return response
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+    # Wall-clock time (time.time()) after which no copy of it may be served.
+    expires_at: float
+
+
+class LocalCopies:
+    """The answers read most, also kept in this process, up to `max_bytes` of bodies.
+
+    A shared-cache read of the balance chart's two megabytes is a network transfer (Redis) or an
+    unpickling copy (local memory) on every request. Keys hold the cache generations, which a
+    publish bumps and which never repeat (frontend.cache.new_generation), so a copy can only be
+    served while the shared entry is current, and never after its own deadline.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[str, StoredResponse] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _size(stored: StoredResponse) -> int:
+        return len(stored.body) + len(stored.gzipped or b"")
+
+    def get(self, key: str) -> StoredResponse | None:
+        with self._lock:
+            stored = self._entries.get(key)
+            if stored is None:
+                return None
+            if stored.expires_at <= time.time():
+                self._drop(key)
+                return None
+            self._entries.move_to_end(key)
+            return stored
+
+    def put(self, key: str, stored: StoredResponse) -> None:
+        size = self._size(stored)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._entries:
+                self._drop(key)
+            self._entries[key] = stored
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: str) -> None:
+        stored = self._entries.pop(key)
+        self._bytes -= self._size(stored)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+
+# Added by mail and social links; they never change a page, so they must not split the cache.
+_TRACKING_PREFIXES = ("utm_",)
+_TRACKING_NAMES = frozenset({"fbclid", "gclid", "mc_cid", "mc_eid"})
+
+
+def _page_query(request: HttpRequest) -> str:
+    """The query in a canonical order, without tracking parameters and empty values."""
+    kept = sorted(
+        (name, value)
+        for name, values in request.GET.lists()
+        if not name.startswith(_TRACKING_PREFIXES) and name not in _TRACKING_NAMES
+        for value in values
+        if value
+    )
+    return "&".join(f"{name}={value}" for name, value in kept)
+
+
+def public_cache_key(request: HttpRequest, generations: tuple[int, int]) -> str:
+    target = repr((request.path, _page_query(request)))
+    # Paths and queries are user input: hashed, the key stays short and safe for every backend.
+    digest = hashlib.sha256(target.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+    return f"public:{generations[0]}:{generations[1]}:{digest}"
+
+
+def _generations() -> tuple[int, int]:
+    # One round trip on the hot path; the functions set a missing generation the agreed way.
+    found = cache.get_many([LIST_CACHE_GENERATION_KEY, CHARTS_GENERATION_KEY])
+    lists = found.get(LIST_CACHE_GENERATION_KEY)
+    charts = found.get(CHARTS_GENERATION_KEY)
+    return (
+        int(lists) if lists is not None else list_cache_generation(),
+        int(charts) if charts is not None else charts_generation(),
+    )
+
+
+def _stored(response: HttpResponse, seconds: int) -> StoredResponse:
+    body = response.content
+    gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None
+    if gzipped is not None and len(gzipped) >= len(body):
+        gzipped = None
+    headers = tuple((name, response[name]) for name in _STORED_HEADERS if response.has_header(name))
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    return StoredResponse(headers, body, gzipped, etag, time.time() + seconds)
+
+
+def _answer(request: HttpRequest, stored: StoredResponse) -> HttpResponseBase:
+    if request.META.get("HTTP_IF_NONE_MATCH") == stored.etag:
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = stored.etag
+        return not_modified
+    accepts_gzip = _ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
+    use_gzip = stored.gzipped is not None and accepts_gzip
+    body = stored.gzipped if use_gzip and stored.gzipped else stored.body
+    response = HttpResponse(body)
+    for name, value in stored.headers:
+        response[name] = value
+    if stored.gzipped is not None:
+        vary = response.get("Vary")
+        response["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
+    if use_gzip:
+        response["Content-Encoding"] = "gzip"
+    response["ETag"] = stored.etag
+    # len(response.content) would join (copy) the body once more; it can be megabytes.
+    response["Content-Length"] = str(len(body))
+    return response
+
+
+def _seconds_before_an_embargo_ends(cap: int, list_generation: int) -> int:
+    # Releases and their embargoes only change with a new list generation: ask once per generation.
+    key = f"public:next-embargo-end:{list_generation}"
+    moment = cache.get(key, False)
+    if moment is False:
+        moment = next_embargo_end()
+        cache.set(key, moment, seconds_until(moment, cap=24 * 3600) if moment else None)
+    return seconds_until(moment, cap=cap)
+
+
+def _storable(request: HttpRequest, response: HttpResponseBase, list_generation: int) -> int:
+    """Seconds this response may be kept for every anonymous reader; 0 when not at all."""
+    seconds = getattr(response, _MARK, 0)
+    if not seconds or response.status_code != 200 or not isinstance(response, HttpResponse):
+        return 0
+    if response.cookies or response.has_header("Content-Encoding"):
+        return 0
+    # A page that handed out a CSRF token is personal, whatever the request looked like.
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED"):
+        return 0
+    return _seconds_before_an_embargo_ends(int(seconds), list_generation)
+
+
+class PublicCacheMiddleware:
+    """Answers anonymous GETs of marked responses from the cache; stores them on the way out."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        if isinstance(caches[DEFAULT_CACHE_ALIAS], DummyCache):
+            # No cache configured: nothing could be answered from it, so do no work for it.
+            raise MiddlewareNotUsed
+        self.get_response = get_response
+        self.copies = LocalCopies(settings.PUBLIC_CACHE_LOCAL_BYTES)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method != "GET" or not is_anonymous_reader(request):
+            return self.get_response(request)
+        try:
+            generations = _generations()
+            key = public_cache_key(request, generations)
+            stored = self.copies.get(key) or self._shared(key)
+        except Exception:  # whatever the cache client raises
+            # A cache that is down must not take the site down with it: serve as if uncached.
+            logger.warning("public cache unavailable; serving %s uncached", request.path, exc_info=True)
+            return self.get_response(request)
+        if stored is not None:
+            return _answer(request, stored)
+        response = self.get_response(request)
+        try:
+            seconds = _storable(request, response, generations[0])
+            if not seconds:
+                return response
+            assert isinstance(response, HttpResponse)  # _storable() said so
+            stored = _stored(response, seconds)
+            cache.set(key, stored, seconds)
+        except Exception:
+            logger.warning("public cache unavailable; %s not stored", request.path, exc_info=True)
+            return response
+        self.copies.put(key, stored)
+        return _answer(request, stored)
+
+    def _shared(self, key: str) -> StoredResponse | None:
+        found = cache.get(key)
+        if not isinstance(found, StoredResponse):
+            return None
+        self.copies.put(key, found)
+        return found

@@ -1,0 +1,210 @@
+"""Anonymous readers of published lists and history charts are answered from the public cache before
+sessions, log-in checks or queries; nobody else is, and nothing personal is ever stored there."""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import json
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+from django.utils import timezone
+
+from frontend.public_cache import LocalCopies, PublicCacheMiddleware, StoredResponse, mark_public
+from registry.models import Release
+from tests.frontend.chart_data import build_history
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC_URLS = (
+    "/lists/isc41/io500/",
+    "/",
+    "/history/",
+    "/charts/history/points.json",
+    "/charts/history/trends.json?kind=main",
+    "/charts/history/shares.json",
+    "/charts/radar/isc41/io500.json",
+)
+
+
+@pytest.mark.parametrize("url", PUBLIC_URLS)
+def test_a_second_anonymous_read_of_public_content_runs_no_query(client, django_assert_num_queries, url):
+    build_history()
+    first = client.get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["Content-Type"] == first["Content-Type"]
+
+
+def test_tracking_parameters_and_parameter_order_share_one_stored_answer(client, django_assert_num_queries):
+    build_history()
+    first = client.get("/lists/isc41/io500/?o=bw&filesystem=lustre")
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        again = client.get("/lists/isc41/io500/?utm_source=mail&filesystem=lustre&o=bw&fbclid=x&q=")
+    assert again.content == first.content
+
+
+@pytest.mark.parametrize("url", ["/charts/history/points.json", "/lists/isc41/io500/"])
+def test_a_reader_that_accepts_gzip_gets_the_same_bytes_compressed(client, url):
+    build_history()
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert int(packed["Content-Length"]) == len(packed.content) < len(plain.content)
+    assert "Content-Encoding" not in plain
+
+
+def test_a_reader_holding_the_current_etag_gets_not_modified(client):
+    build_history()
+    first = client.get("/charts/history/trends.json")
+    etag = first["ETag"]
+    again = client.get("/charts/history/trends.json", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    assert client.get("/charts/history/trends.json", HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+def test_security_headers_are_on_answers_from_the_cache(client):
+    build_history()
+    first = client.get("/lists/isc41/io500/")
+    again = client.get("/lists/isc41/io500/")
+    for header in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
+        assert again[header] == first[header]
+
+
+def test_a_logged_in_reader_is_never_answered_from_or_stored_in_the_public_cache(client):
+    build_history()
+    reader = User.objects.create_user("reader-name", password="a-long-password-1")
+    signed_in = Client()
+    signed_in.force_login(reader)
+    assert "reader-name" in signed_in.get("/lists/isc41/io500/").content.decode()
+    anonymous = client.get("/lists/isc41/io500/").content.decode()
+    assert "reader-name" not in anonymous
+    assert "reader-name" in signed_in.get("/lists/isc41/io500/").content.decode()
+
+
+def test_a_request_with_credentials_is_not_answered_from_the_public_cache(client):
+    build_history()
+    client.get("/charts/history/trends.json")
+    with_token = client.get("/charts/history/trends.json", HTTP_AUTHORIZATION="Token nonsense")
+    assert "ETag" not in with_token
+
+
+def test_a_publish_is_seen_at_once_by_anonymous_readers(client, django_capture_on_commit_callbacks):
+    history = build_history()
+    assert "ISC41" in client.get("/").content.decode()
+    history.new.embargo_end = timezone.now() + datetime.timedelta(days=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        history.new.save(update_fields=["embargo_end"])
+    assert "The newest IO500 list: SC40" in client.get("/").content.decode()
+    releases = json.loads(client.get("/charts/history/trends.json").content)["releases"]
+    assert "ISC41" not in [row["release"] for row in releases]
+
+
+def test_an_unpublished_list_and_an_error_are_not_stored(client):
+    build_history()
+    assert client.get("/lists/isc99/io500/").status_code == 404
+    assert client.get("/history/?kind=nonsense").status_code == 400
+    assert not _public_keys()
+
+
+def test_an_unmarked_or_personal_response_is_not_stored():
+    factory = RequestFactory()
+
+    def with_cookie(request):
+        response = mark_public(HttpResponse(b"x" * 2000), 60)
+        response.set_cookie("sessionid", "secret")
+        return response
+
+    def unmarked(request):
+        return HttpResponse(b"x" * 2000)
+
+    for view in (with_cookie, unmarked):
+        answer = PublicCacheMiddleware(view)(factory.get("/somewhere/"))
+        assert "ETag" not in answer
+    assert not _public_keys()
+
+
+def test_a_cache_that_is_down_serves_the_page_uncached(monkeypatch):
+    from frontend import public_cache
+
+    class DownCache:
+        def __getattr__(self, name):
+            def fail(*args, **kwargs):
+                raise ConnectionError("cache server refused the connection")
+
+            return fail
+
+    monkeypatch.setattr(public_cache, "cache", DownCache())
+    monkeypatch.setattr(public_cache, "list_cache_generation", DownCache().get)
+
+    def view(request):
+        return mark_public(HttpResponse(b"the page" * 100), 60)
+
+    answer = PublicCacheMiddleware(view)(RequestFactory().get("/lists/isc41/io500/"))
+    assert answer.status_code == 200
+    assert answer.content == b"the page" * 100
+
+
+def test_a_stored_answer_lasts_no_longer_than_the_next_embargo(client):
+    from frontend import public_cache
+
+    history = build_history()
+    soon = timezone.now() + datetime.timedelta(seconds=30)
+    Release.objects.filter(pk=history.new.pk).update(embargo_end=soon)
+    assert public_cache._seconds_before_an_embargo_ends(3600, list_generation=99) <= 30
+    Release.objects.filter(pk=history.new.pk).update(embargo_end=None)
+    # The moment is remembered for the generation; a new generation asks again.
+    assert public_cache._seconds_before_an_embargo_ends(3600, list_generation=100) == 3600
+
+
+def test_a_flushed_shared_cache_never_brings_back_a_copy_kept_in_the_process(client):
+    history = build_history()
+    before = client.get("/charts/history/trends.json").json()
+    assert "ISC41" in [row["release"] for row in before["releases"]]
+    # Renamed behind the caches' back, then the shared cache loses every key (a Redis restart).
+    Release.objects.filter(pk=history.new.pk).update(name="ISC42")
+    cache.clear()
+    after = client.get("/charts/history/trends.json").json()
+    assert "ISC42" in [row["release"] for row in after["releases"]]
+
+
+def _answer_of(size: int, *, expires_in: float = 60.0) -> StoredResponse:
+    return StoredResponse((), b"x" * size, None, '"e"', time.time() + expires_in)
+
+
+def test_process_copies_stay_within_their_byte_budget_dropping_the_least_recently_read():
+    copies = LocalCopies(max_bytes=1000)
+    copies.put("a", _answer_of(400))
+    copies.put("b", _answer_of(400))
+    assert copies.get("a") is not None  # now "b" is the least recently read
+    copies.put("c", _answer_of(400))
+    assert copies.get("b") is None
+    assert copies.get("a") is not None and copies.get("c") is not None
+    copies.put("huge", _answer_of(5000))
+    assert copies.get("huge") is None
+
+
+def test_a_process_copy_is_not_served_after_its_deadline():
+    copies = LocalCopies(max_bytes=1000)
+    copies.put("old", _answer_of(10, expires_in=-1))
+    assert copies.get("old") is None
+
+
+def _public_keys() -> list[str]:
+    store = getattr(cache, "_cache", None)
+    if isinstance(store, dict):
+        return [key for key in store if ":public:" in key and "next-embargo-end" not in key]
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    return [key.decode() for key in client.scan_iter("*public:*") if b"next-embargo-end" not in key]
