@@ -3,14 +3,16 @@
 #
 #   benchmarks/runner_vs_official.sh OFFICIAL_IO500_BINARY [DIR]
 #
-# Runs official and ours alternately (O A O A O A, fresh data directory each time) with the same
-# generated configuration, then prints per phase the median score of each and the ratio ours/official
-# (target 0.9 .. 1.1; find at least 1.0). Finally it measures sequential writes with fio on DIR, the
-# storage limit that ior-easy-write should approach.
+# Runs official and ours interleaved in ABBA order (O A, A O, O A, ...; fresh data directory each time,
+# so a drift of the machine during the benchmark hits both programs alike) with the same generated
+# configuration, then prints per phase the median score of each, the spread (min..max) of each and the
+# ratio ours/official of the medians (target 0.9 .. 1.1; find at least 1.0). Finally it measures
+# sequential writes with fio on DIR, the storage limit that ior-easy-write should approach.
 #
 # Environment: NP (ranks, default 2), STONEWALL (seconds, default 10), RUNS (per program, default 3),
-# MPIRUN (default "mpirun --oversubscribe"). Build the official application yourself from its public
-# sources (IO500/io500 with hpc/ior and VI4IO/pfind); this script does not build or fetch anything.
+# WARMUP (untimed runs of each program before the measured ones, default 0), MPIRUN (default
+# "mpirun --oversubscribe"). Build the official application yourself from its public sources
+# (IO500/io500 with hpc/ior and VI4IO/pfind); this script does not build or fetch anything.
 set -euo pipefail
 
 if [[ $# -lt 1 || $# -gt 2 ]]; then
@@ -24,6 +26,7 @@ DIR=${2:-$(mktemp -d /tmp/io500-bench.XXXXXX)}
 NP=${NP:-2}
 STONEWALL=${STONEWALL:-10}
 RUNS=${RUNS:-3}
+WARMUP=${WARMUP:-0}
 MPIRUN=${MPIRUN:-mpirun --oversubscribe}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -69,10 +72,20 @@ run_one() { # program label index
   rm -rf "$WORK/data/$stamp"
 }
 
-for i in $(seq 1 "$RUNS"); do
-  run_one "$OFFICIAL" official "$i"
-  run_one "$OURS" ours "$i"
+for i in $(seq 1 "$WARMUP"); do
+  run_one "$OFFICIAL" official "warmup$i"
+  run_one "$OURS" ours "warmup$i"
 done
+for i in $(seq 1 "$RUNS"); do
+  if (( i % 2 )); then
+    run_one "$OFFICIAL" official "$i"
+    run_one "$OURS" ours "$i"
+  else
+    run_one "$OURS" ours "$i"
+    run_one "$OFFICIAL" official "$i"
+  fi
+done
+echo "STONEWALL=$STONEWALL RUNS=$RUNS WARMUP=$WARMUP NP=$NP DIR=$DIR"
 
 python3 - "$WORK/results" "$RUNS" <<'PY'
 import re, statistics, sys
@@ -90,13 +103,21 @@ for label in scores:
                 scores[label].setdefault(m.group(1), []).append(float(m.group(2)))
                 if m.group(1) not in order:
                     order.append(m.group(1))
-print(f"{'phase':22} {'unit':6} {'official':>14} {'ours':>14} {'ours/official':>14}")
+def spread(values: list[float]) -> str:
+    return f"{min(values):.4g}..{max(values):.4g}" if values else "-"
+
+
+print(f"{'phase':22} {'unit':6} {'official':>14} {'ours':>14} {'ours/official':>14}"
+      f"   {'official min..max':>22} {'ours min..max':>22}")
 for phase in order:
     unit = "GiB/s" if phase.startswith("i") else "kIOPS"
-    off = statistics.median(scores["official"].get(phase, [0.0]))
-    our = statistics.median(scores["ours"].get(phase, [0.0]))
+    off_all = scores["official"].get(phase, [])
+    our_all = scores["ours"].get(phase, [])
+    off = statistics.median(off_all or [0.0])
+    our = statistics.median(our_all or [0.0])
     ratio = our / off if off else float("nan")
-    print(f"{phase:22} {unit:6} {off:14.4f} {our:14.4f} {ratio:14.3f}")
+    print(f"{phase:22} {unit:6} {off:14.4f} {our:14.4f} {ratio:14.3f}"
+          f"   {spread(off_all):>22} {spread(our_all):>22}")
 PY
 
 if command -v fio >/dev/null; then

@@ -10,7 +10,7 @@
 
 typedef struct {
   const char *root;
-  const char *name_contains; /* "-name *01*" */
+  const char *name_glob;     /* "-name *01*": pfind turns it into the POSIX basic regex ".*01.*" */
   uint64_t size;             /* "-size 3901c" */
   int64_t ctime_min;         /* "-newer timestampfile": ctime >= this, whole seconds (pfind's rule) */
   int queue_length;          /* -q */

@@ -34,6 +34,11 @@ bool parse_size(const char *text, uint64_t *out);
 /* Local wall-clock time in the app's formats. */
 void format_local_time(char *out, size_t len, const char *strftime_fmt);
 
+/* One transfer the way IOR's POSIX backend does it (mdtest uses the same backend): lseek(offset), then
+   write() or read() until the whole length is moved, retrying partial transfers. Returns the bytes moved;
+   fewer than len after an error or end of file. */
+size_t posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write);
+
 /* Monotonic, high resolution; every phase timing uses this through MPI_Wtime. */
 double now(void);
 

@@ -70,22 +70,22 @@ static uint64_t next_random(uint64_t *state) {
   return x * 2685821657736338717ULL;
 }
 
+/* IOR's WriteOrReadSingle: the timestamp packet needs no per-transfer update of the write buffer; a
+   checked read first flips the buffer's first byte (invalidate_buffer_pattern), then lseek + read/write
+   through the POSIX backend, then compares every word (CompareData). */
 static int transfer_once(int fd, const ior_job_t *job, char *buf, uint64_t offset, int data_rank,
                          ior_rank_state_t *st) {
-  ssize_t done;
-  if (job->access == IOR_WRITE) {
-    done = pwrite(fd, buf, job->transfer, (off_t)offset);
-  } else {
-    /* Like IOR's invalidate_buffer_pattern: a stale buffer must never pass verification. */
+  bool is_write = job->access == IOR_WRITE;
+  if (!is_write && job->verify) {
     buf[0] = (char)~buf[0];
-    done = pread(fd, buf, job->transfer, (off_t)offset);
   }
-  if (done != (ssize_t)job->transfer) {
+  size_t done = posix_xfer(fd, buf, job->transfer, (long long)offset, is_write);
+  if (done != job->transfer) {
     st->io_failures++;
     return -1;
   }
   if (job->verify) {
-    st->errors += pattern_verify(buf, job->transfer, job->seed, data_rank);
+    st->errors += pattern_verify(buf, job->transfer, job->seed, data_rank, offset, false);
   }
   return 0;
 }

@@ -58,18 +58,33 @@ static void tree_path(const md_job_t *job, int tree_rank, char *out) {
   }
 }
 
-/* One item; returns the number of errors (0 or 1). */
+/* One item as mdtest does it through its POSIX backend; returns the number of errors (0 or 1).
+   create: open(O_CREAT | O_RDWR, 0664) (POSIX_Create ignores mdtest's IOR_WRONLY), lseek + write, close.
+   read:   open(O_RDWR): mdtest passes O_RDONLY, which is 0, and POSIX_Open turns "neither IOR_RDONLY nor
+           IOR_WRONLY" into O_RDWR; then invalidate the buffer, lseek + read, verify, close.
+   stat:   stat(). remove: unlink().
+   The path is built per item as mdtest builds it: create and remove format "<dir>/file.mdtest.<r>.<i>" in
+   one step; stat and read (mdtest_stat, mdtest_read) first clear two PATH_MAX buffers, format the name,
+   then the full path, and copy it back. */
 static int do_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
   char path[PATH_MAX];
-  path_join(path, "%s/file.mdtest.%d.%llu", dir, name_rank, (unsigned long long)i);
+  if (job->op == MD_STAT || job->op == MD_READ) {
+    char name[PATH_MAX];
+    memset(path, 0, sizeof(path));
+    memset(name, 0, sizeof(name));
+    snprintf(name, sizeof(name), "file.mdtest.%d.%llu", name_rank, (unsigned long long)i);
+    path_join(path, "%s/%s", dir, name);
+  } else {
+    path_join(path, "%s/file.mdtest.%d.%llu", dir, name_rank, (unsigned long long)i);
+  }
   switch (job->op) {
     case MD_CREATE: {
-      int fd = open(path, O_CREAT | O_WRONLY, 0664);
+      int fd = open(path, O_CREAT | O_RDWR, 0664);
       if (fd < 0) {
         return 1;
       }
       int err = 0;
-      if (job->file_bytes > 0 && pwrite(fd, buf, job->file_bytes, 0) != (ssize_t)job->file_bytes) {
+      if (job->file_bytes > 0 && posix_xfer(fd, buf, job->file_bytes, 0, true) != job->file_bytes) {
         err = 1;
       }
       if (close(fd) != 0) {
@@ -82,18 +97,18 @@ static int do_item(const md_job_t *job, const char *dir, int name_rank, uint64_t
       return stat(path, &sb) != 0;
     }
     case MD_READ: {
-      int fd = open(path, O_RDONLY);
+      int fd = open(path, O_RDWR);
       if (fd < 0) {
         return 1;
       }
       int err = 0;
       if (job->file_bytes > 0) {
         buf[0] = (char)~buf[0]; /* a stale buffer must never pass verification */
-        if (pread(fd, buf, job->file_bytes, 0) != (ssize_t)job->file_bytes) {
+        if (posix_xfer(fd, buf, job->file_bytes, 0, false) != job->file_bytes) {
           err = 1;
         } else if (job->verify) {
           /* mdtest verifies against the writer (rank + 2 * stride), which is name_rank here. */
-          err = pattern_verify(buf, job->file_bytes, job->seed, name_rank);
+          err = pattern_verify(buf, job->file_bytes, job->seed, name_rank, i, false);
         }
       }
       close(fd);
@@ -259,7 +274,10 @@ md_result_t md_run_job(const md_job_t *job) {
 
   char *buf = NULL;
   if (job->file_bytes > 0) {
-    buf = xmalloc(job->file_bytes);
+    buf = aligned_alloc(4096, (job->file_bytes + 4095) / 4096 * 4096); /* aligned_buffer_alloc */
+    if (!buf) {
+      die("cannot allocate the %zu-byte file buffer", job->file_bytes);
+    }
     /* The create buffer carries this rank's pattern; the read buffer is overwritten by each read. */
     pattern_fill(buf, job->file_bytes, job->seed, run.rank);
   }
@@ -313,9 +331,10 @@ md_result_t md_run_job(const md_job_t *job) {
   }
   double t_before_barrier = now();
   timeline_end(&tl, t_before_barrier);
-  if (job->sync) {
-    /* -Y: mdtest's POSIX backend runs the sync command on every rank inside the timed region. */
-    sync();
+  if (job->sync && system("sync") != 0) {
+    /* -Y: mdtest's POSIX_Sync runs the sync command (system("sync"): fork, shell, sync(1)) on every rank
+       inside the timed region; mdtest aborts when it fails, we count an error. */
+    errors++;
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t_end = now();

@@ -19,15 +19,20 @@ void pattern_fill(char *buf, size_t bytes, int32_t seed, int writer_rank) {
   }
 }
 
-/* Like IOR's verify_memory_pattern: the expected word is computed for every word and the whole buffer
-   is always checked, so the cost does not depend on where a difference is. */
-int pattern_verify(const char *buf, size_t bytes, int32_t seed, int writer_rank) {
+int pattern_verify(const char *buf, size_t bytes, int32_t seed, int writer_rank, uint64_t item,
+                   bool offset_stamps) {
   size_t words = bytes / 8;
+  uint64_t stamp = 1;
   int error = 0;
   for (size_t i = 0; i < words; i++) {
+    uint64_t expected = pattern_word(seed, writer_rank, i);
+    if (i % 512 == 0 && offset_stamps) {
+      expected = ((uint64_t)writer_rank << 32) | ((uint32_t)item * stamp);
+      stamp++;
+    }
     uint64_t w;
     memcpy(&w, buf + i * 8, sizeof(w));
-    if (w != pattern_word(seed, writer_rank, i)) {
+    if (w != expected) {
       error = 1;
     }
   }

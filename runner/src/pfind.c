@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 #include "util.h"
 
 enum { TAG_STEAL = 800, TAG_WORK = 820, TAG_NO_WORK = 821, TAG_TOKEN = 777, TAG_DONE = 778 };
-enum { READDIR_BATCH = 1000, STAT_BATCH = 100 };
+/* pfind interrupts a readdir every 1000 entries and serves messages after every queued item it processes. */
+enum { READDIR_BATCH = 1000, STAT_BATCH = 1 };
 
 /* A work item: 'd' + directory path or 'f' + file path, both absolute. */
 typedef struct {
@@ -25,6 +27,7 @@ typedef struct {
 
 typedef struct {
   const pfind_job_t *job;
+  regex_t name_regex; /* pfind tests every name with regexec(), before any stat */
   MPI_Comm comm;
   int rank, size;
   stack_t_ queue;  /* bounded by the queue length, like pfind */
@@ -96,16 +99,50 @@ static void stat_file(finder_t *f, const char *path) {
   }
 }
 
-static void enqueue(finder_t *f, char type, const char *dir, const char *name) {
+/* pfind's enqueue_work: into the queue while it has room; when it is full a directory goes to the excess
+   list and a file is stat'ed at once. Returns false when the queue was full: pfind then interrupts the
+   readdir after this entry, so that the main loop serves messages again. */
+static bool enqueue(finder_t *f, char type, const char *dir, const char *name) {
   if (f->queue.count < (size_t)f->job->queue_length) {
     push(&f->queue, make_item(type, dir, name));
-  } else if (type == 'd') {
+    return true;
+  }
+  if (type == 'd') {
     push(&f->excess, make_item(type, dir, name));
   } else {
     char path[PATH_MAX];
     path_join(path, "%s/%s", dir, name);
     stat_file(f, path);
   }
+  return false;
+}
+
+/* pfind's -name: '*' becomes ".*", '.' becomes "[.]", '"' is dropped, the rest is literal; compiled as a
+   POSIX basic regex and matched unanchored with regexec(), exactly what pfind does per directory entry. */
+static void compile_name_regex(finder_t *f) {
+  const char *glob = f->job->name_glob;
+  char *re = xmalloc(strlen(glob) * 4 + 1);
+  size_t n = 0;
+  for (const char *p = glob; *p; p++) {
+    if (*p == '*') {
+      re[n++] = '.';
+      re[n++] = '*';
+    } else if (*p == '.') {
+      memcpy(re + n, "[.]", 3);
+      n += 3;
+    } else if (*p != '"') {
+      re[n++] = *p;
+    }
+  }
+  re[n] = '\0';
+  if (regcomp(&f->name_regex, re, 0) != 0) {
+    die("find: cannot compile the name pattern %s", glob);
+  }
+  free(re);
+}
+
+static bool name_matches(finder_t *f, const char *name) {
+  return regexec(&f->name_regex, name, 0, NULL, 0) == 0;
 }
 
 /* Reads up to READDIR_BATCH entries of the current directory; pfind's find_do_readdir. */
@@ -135,26 +172,32 @@ static void read_some(finder_t *f) {
         continue;
       }
       if (S_ISDIR(sb.st_mode)) {
-        enqueue(f, 'd', f->dir_path, e->d_name);
+        if (!enqueue(f, 'd', f->dir_path, e->d_name)) {
+          return;
+        }
         continue;
       }
       /* The stat is done already; pfind counts and checks the file right here. */
       count_file(f);
-      if (strstr(e->d_name, f->job->name_contains)) {
+      if (name_matches(f, e->d_name)) {
         check_stat(f, &sb);
       }
       continue;
     }
     if (type == DT_DIR) {
-      enqueue(f, 'd', f->dir_path, e->d_name);
+      if (!enqueue(f, 'd', f->dir_path, e->d_name)) {
+        return;
+      }
       continue;
     }
     /* The name test comes before any stat: most entries never need one. */
-    if (!strstr(e->d_name, f->job->name_contains)) {
+    if (!name_matches(f, e->d_name)) {
       count_file(f);
       continue;
     }
-    enqueue(f, 'f', f->dir_path, e->d_name);
+    if (!enqueue(f, 'f', f->dir_path, e->d_name)) {
+      return;
+    }
   }
 }
 
@@ -201,37 +244,37 @@ static void reap_sends(finder_t *f, bool wait) {
   f->sends_count = kept;
 }
 
-/* A thief asked: give it the older half of the queue (directories near the root travel first). */
+/* A thief asked: like pfind, give it the newer half of the queue (the top of the stack, pending / 2 items;
+   nothing when fewer than two are pending), then refill the queue with as many excess directories. */
 static void answer_steal(finder_t *f, int thief) {
-  double t0 = now();
   f->c.steal_inbound++;
-  stack_t_ *from = f->queue.count >= 2 ? &f->queue : (f->excess.count >= 1 ? &f->excess : NULL);
-  if (!from) {
+  size_t give = f->queue.count / 2;
+  if (give == 0) {
     MPI_Send(NULL, 0, MPI_CHAR, thief, TAG_NO_WORK, f->comm);
-    f->c.steal_time += now() - t0;
     return;
   }
-  size_t give = from == &f->queue ? from->count / 2 : (from->count + 1) / 2;
+  size_t first = f->queue.count - give;
   size_t bytes = 0;
-  for (size_t i = 0; i < give; i++) {
-    bytes += strlen(from->items[i]) + 1;
+  for (size_t i = first; i < f->queue.count; i++) {
+    bytes += strlen(f->queue.items[i]) + 1;
   }
   char *buf = xmalloc(bytes);
   char *p = buf;
-  for (size_t i = 0; i < give; i++) {
-    size_t len = strlen(from->items[i]) + 1;
-    memcpy(p, from->items[i], len);
+  for (size_t i = first; i < f->queue.count; i++) {
+    size_t len = strlen(f->queue.items[i]) + 1;
+    memcpy(p, f->queue.items[i], len);
     p += len;
-    free(from->items[i]);
+    free(f->queue.items[i]);
   }
-  memmove(from->items, from->items + give, (from->count - give) * sizeof(char *));
-  from->count -= give;
+  f->queue.count = first;
   MPI_Request req;
   MPI_Isend(buf, (int)bytes, MPI_CHAR, thief, TAG_WORK, f->comm, &req);
   track_send(f, buf, req);
   f->c.work_sent += give;
   f->msg_balance++;
-  f->c.steal_time += now() - t0;
+  for (size_t moved = 0; moved < give && f->excess.count > 0; moved++) {
+    push(&f->queue, f->excess.items[--f->excess.count]);
+  }
 }
 
 static void receive_work(finder_t *f, MPI_Status *st) {
@@ -343,6 +386,17 @@ static void try_steal(finder_t *f) {
   f->steal_pending = true;
 }
 
+/* pfind waits for the answer to its steal request, answering other ranks' requests meanwhile. */
+static void wait_for_steal_answer(finder_t *f) {
+  double t0 = now();
+  while (f->steal_pending) {
+    MPI_Status st;
+    MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, f->comm, &st);
+    handle_message(f, &st);
+  }
+  f->c.steal_time += now() - t0; /* pfind's job_steal_mpitime_us: the thief's time from request to answer */
+}
+
 /* After the decision: answer late steal requests until every rank has its answer (non-blocking barrier). */
 static void drain(finder_t *f) {
   while (f->steal_pending) {
@@ -379,6 +433,7 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
   f.have_token = false;
 
   f.tl = tl;
+  compile_name_regex(&f);
   double start = now();
   tl->t0 = start;
   if (f.rank == 0) {
@@ -389,8 +444,14 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
     if (f.done) {
       break;
     }
+    /* pfind's find_process_one_item: the open directory first, then the excess directories, then the
+       top of the queue. */
     if (f.dir) {
       read_some(&f);
+    } else if (f.excess.count) {
+      char *item = f.excess.items[--f.excess.count];
+      open_dir(&f, item + 1);
+      free(item);
     } else if (f.queue.count) {
       for (int k = 0; k < STAT_BATCH && f.queue.count && !f.dir; k++) {
         char *item = f.queue.items[--f.queue.count];
@@ -401,9 +462,6 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
         }
         free(item);
       }
-    } else if (f.excess.count) {
-      char *item = f.excess.items[--f.excess.count];
-      push(&f.queue, item);
     } else {
       if (f.size == 1) {
         break;
@@ -412,10 +470,12 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
       if (f.done) {
         break;
       }
+    }
+    /* Like pfind, a rank whose queue is empty asks a random rank for work and waits for the answer, even
+       while it still reads a directory. */
+    if (f.size > 1 && f.queue.count == 0 && !f.done) {
       try_steal(&f);
-      MPI_Status st;
-      MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, f.comm, &st);
-      handle_message(&f, &st);
+      wait_for_steal_answer(&f);
     }
     reap_sends(&f, false);
   }
@@ -425,6 +485,7 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
   if (f.size > 1) {
     drain(&f);
   }
+  regfree(&f.name_regex);
   free(f.queue.items);
   free(f.excess.items);
   free(f.sends);

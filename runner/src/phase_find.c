@@ -78,7 +78,7 @@ double phase_find(void) {
   MPI_Comm comm;
   int member = run.rank < nproc;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : 1, run.rank, &comm);
-  pfind_job_t job = {.root = run.datadir, .name_contains = "01", .size = 3901, .ctime_min = ctime_min,
+  pfind_job_t job = {.root = run.datadir, .name_glob = "*01*", .size = 3901, .ctime_min = ctime_min,
                      .queue_length = queue > 0 ? (int)queue : 10000, .steal_next = steal_next};
   timeline_t tl;
   timeline_start(&tl, now(), 64);

@@ -65,6 +65,25 @@ static void ior_hard_params(cmdline_t *cmd, ior_job_t *job) {
   job->file_per_proc = false;
 }
 
+/* The set-up the four scored IOR phases share. Writes (-w -D <stonewall> -O stoneWallingWearOut=1) stop at
+   the stonewall, wear out to the largest count and store it in the status file; reads (-r -R -C -Q 1)
+   process exactly that count, verify every word and read the data of the rank one node away. */
+static ior_job_t ior_job_for(ior_job_t job, const char *phase, const char *stonewall_file, const cmdline_t *cmd,
+                             ior_access_t access) {
+  job.phase = phase;
+  job.stonewall_file = stonewall_file;
+  job.exe = cmd->text;
+  job.access = access;
+  if (access == IOR_WRITE) {
+    job.deadline = run.stonewall;
+    job.wearout = true;
+  } else {
+    job.verify = true;
+    job.node_shift = 1;
+  }
+  return job;
+}
+
 static bool phase_enabled(const char *section, const char *phase_section) {
   return cfg_bool(section, "run", true) && cfg_bool(phase_section, "run", true);
 }
@@ -112,12 +131,7 @@ double phase_ior_easy_write(void) {
   if (run.dry_run || !phase_enabled("ior-easy", "ior-easy-write")) {
     return 0;
   }
-  job.phase = "ior-easy-write";
-  job.stonewall_file = "ior-easy.stonewall";
-  job.exe = cmd.text;
-  job.access = IOR_WRITE;
-  job.deadline = run.stonewall;
-  job.wearout = true;
+  job = ior_job_for(job, "ior-easy-write", "ior-easy.stonewall", &cmd, IOR_WRITE);
   ior_result_t res = ior_run_job(&job);
   return finish_write(&res);
 }
@@ -133,12 +147,7 @@ double phase_ior_easy_read(void) {
   if (run.dry_run || !phase_enabled("ior-easy", "ior-easy-read")) {
     return 0;
   }
-  job.phase = "ior-easy-read";
-  job.stonewall_file = "ior-easy.stonewall";
-  job.exe = cmd.text;
-  job.access = IOR_READ;
-  job.verify = true;
-  job.node_shift = 1;
+  job = ior_job_for(job, "ior-easy-read", "ior-easy.stonewall", &cmd, IOR_READ);
   ior_result_t res = ior_run_job(&job);
   return finish_read(&res);
 }
@@ -154,12 +163,7 @@ double phase_ior_hard_write(void) {
   if (run.dry_run || !phase_enabled("ior-hard", "ior-hard-write")) {
     return 0;
   }
-  job.phase = "ior-hard-write";
-  job.stonewall_file = "ior-hard.stonewall";
-  job.exe = cmd.text;
-  job.access = IOR_WRITE;
-  job.deadline = run.stonewall;
-  job.wearout = true;
+  job = ior_job_for(job, "ior-hard-write", "ior-hard.stonewall", &cmd, IOR_WRITE);
   ior_result_t res = ior_run_job(&job);
   return finish_write(&res);
 }
@@ -175,12 +179,7 @@ double phase_ior_hard_read(void) {
   if (run.dry_run || !phase_enabled("ior-hard", "ior-hard-read")) {
     return 0;
   }
-  job.phase = "ior-hard-read";
-  job.stonewall_file = "ior-hard.stonewall";
-  job.exe = cmd.text;
-  job.access = IOR_READ;
-  job.verify = true;
-  job.node_shift = 1;
+  job = ior_job_for(job, "ior-hard-read", "ior-hard.stonewall", &cmd, IOR_READ);
   ior_result_t res = ior_run_job(&job);
   return finish_read(&res);
 }

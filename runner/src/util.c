@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void die(const char *fmt, ...) {
   va_list ap;
@@ -144,6 +145,22 @@ void format_local_time(char *out, size_t len, const char *strftime_fmt) {
   struct tm tm_info;
   localtime_r(&t, &tm_info);
   strftime(out, len, strftime_fmt, &tm_info);
+}
+
+size_t posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write) {
+  enum { MAX_RETRIES = 10000 }; /* IOR's MAX_RETRY */
+  if (lseek(fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
+    return 0;
+  }
+  size_t done = 0;
+  for (int retries = 0; done < len; retries++) {
+    ssize_t rc = is_write ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
+    if (rc <= 0 || retries > MAX_RETRIES) {
+      break;
+    }
+    done += (size_t)rc;
+  }
+  return done;
 }
 
 double now(void) { return MPI_Wtime(); }

@@ -69,10 +69,17 @@ class Run:
     stderr: str
 
 
-def mpirun(args: list[str], np: int = RANKS, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+def mpirun(
+    args: list[str], np: int = RANKS, timeout: int = 600, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     command = ["mpirun", "--oversubscribe", "-np", str(np), str(BINARY), *args]
     return subprocess.run(
-        command, capture_output=True, text=True, timeout=timeout, env={**os.environ, **MPI_ENV}, check=False
+        command,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **MPI_ENV, **(env or {})},
+        check=False,
     )
 
 
@@ -102,9 +109,9 @@ n = 5000
     return path
 
 
-def run_benchmark(root: Path, extra_global: str = "") -> Run:
+def run_benchmark(root: Path, extra_global: str = "", env: dict[str, str] | None = None) -> Run:
     ini = write_ini(root / "config.ini", root, extra_global)
-    done = mpirun([str(ini), f"--timestamp={TIMESTAMP}"])
+    done = mpirun([str(ini), f"--timestamp={TIMESTAMP}"], env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     return Run(root / "results" / TIMESTAMP, root / "data" / TIMESTAMP, done.stdout, done.stderr)
 
@@ -126,9 +133,17 @@ def normal_run(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
 @pytest.fixture(scope="module")
 def corrupted_run(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
     """The drop-caches command runs on every rank before every phase (an official option), so a script
-    there can overwrite 16 bytes of every data file written so far; the reads must notice."""
+    there can overwrite 16 bytes of every data file written so far; the reads must notice.
+
+    The same run puts a logging `sync` first in PATH: mdtest -Y runs the sync command (system("sync")),
+    not the sync() system call, and the runner must do the same work."""
     root = tmp_path_factory.mktemp("corrupted")
     data = root / "data" / TIMESTAMP
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    fake_sync = bin_dir / "sync"
+    fake_sync.write_text(f"#!/bin/sh\necho $$ >> {root}/sync.log\nexec /bin/sync\n")
+    fake_sync.chmod(0o755)
     script = root / "corrupt.sh"
     script.write_text(
         f"""#!/bin/sh
@@ -140,7 +155,11 @@ exit 0
 """
     )
     script.chmod(0o755)
-    return run_benchmark(root, f"drop-caches = TRUE\ndrop-caches-cmd = {script}\n")
+    return run_benchmark(
+        root,
+        f"drop-caches = TRUE\ndrop-caches-cmd = {script}\n",
+        env={"PATH": f"{bin_dir}:{os.environ['PATH']}"},
+    )
 
 
 def sections(result_txt: Path) -> dict[str, list[str]]:
@@ -280,6 +299,13 @@ def test_corrupted_data_is_detected_by_the_read_phases(corrupted_run: Run) -> No
     # Five files per rank were overwritten; mdtest reports one error per file, as the official tool.
     warning = next(line for line in result["mdtest-hard-read"] if "mdtest-hard-read failed" in line)
     assert warning.startswith(f"; WARNING {RANKS * 5} operations")
+
+
+def test_create_phases_run_the_sync_command_on_every_rank_like_mdtest(corrupted_run: Run) -> None:
+    # mdtest -Y: POSIX_Sync calls system("sync") on every rank at the end of each create phase, inside
+    # the timed region: mdtest-easy-write and mdtest-hard-write, so two calls per rank.
+    calls = (corrupted_run.resdir.parents[1] / "sync.log").read_text().split()
+    assert len(calls) == 2 * RANKS
 
 
 def test_find_counts_the_files_that_really_match_the_official_rule(normal_run: Run) -> None:
