@@ -182,6 +182,22 @@ def crawl(stack: Stack) -> list[str]:
     return urls
 
 
+READ_KINDS = (
+    (re.compile(r"^/$"), "read home"),
+    (re.compile(r"^/lists/"), "read list page"),
+    (re.compile(r"^/submissions/"), "read submission page"),
+    (re.compile(r"^/systems/"), "read system page"),
+    (re.compile(r"^/charts/submissions/"), "read submission chart JSON"),
+    (re.compile(r"^/charts/systems/"), "read system chart JSON"),
+    (re.compile(r"^/charts/"), "read history chart JSON"),
+)
+
+
+def read_kind(url: str) -> str:
+    """The kind of page a reader URL is, so that each kind's latency is reported on its own line."""
+    return next((kind for pattern, kind in READ_KINDS if pattern.search(url)), "read other")
+
+
 def reader(
     port: int, urls: list[str], stop: threading.Event, stats: Stats, think_s: float, seed: int
 ) -> None:
@@ -191,7 +207,7 @@ def reader(
     stop.wait(rng.uniform(0, 2 * think_s))
     while not stop.is_set():
         url = rng.choice(urls)
-        kind = "read chart JSON" if url.endswith(".json") else "read page"
+        kind = read_kind(url)
         started = time.perf_counter()
         try:
             status, _ = client.request("GET", url)
@@ -260,6 +276,35 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+CPU_GROUPS = (
+    ("gunicorn", "web (gunicorn)"),
+    ("celery", "Celery"),
+    ("postgres", "PostgreSQL"),
+    ("redis", "Redis"),
+)
+
+
+def cpu_seconds_by_group() -> dict[str, float]:
+    """CPU time (user + system) used so far by the processes of each part of the stack, and by this
+    load driver itself, read from /proc: where the machine's cores went during the run."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals: dict[str, float] = defaultdict(float)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        group = "load driver" if int(entry.name) == os.getpid() else None
+        group = group or next((name for key, name in CPU_GROUPS if key in command), None)
+        if group:
+            # utime and stime are fields 14 and 15 of /proc/<pid>/stat (12 and 13 after the name).
+            totals[group] += (int(fields[11]) + int(fields[12])) / tick
+    return totals
+
+
 def issue_tokens(stack: Stack, count: int) -> list[str]:
     script = (
         "from django.contrib.auth.models import User\n"
@@ -268,6 +313,8 @@ def issue_tokens(stack: Stack, count: int) -> list[str]:
         "    user, _ = User.objects.get_or_create(username=f'uploader{i:03d}')\n"
         "    print(api_token_issue(user=user))\n"
     )
+    if count == 0:
+        return []
     return stack.manage("shell", "-c", script).split()[-count:]
 
 
@@ -324,7 +371,7 @@ def main() -> int:
     parser.add_argument("--web-threads", type=int, default=8)
     parser.add_argument("--drain-timeout", type=float, default=600.0)
     parser.add_argument(
-        "--worker-nice", type=int, default=10, help="niceness of the Celery workers (0: none)"
+        "--worker-nice", type=int, default=19, help="niceness of the Celery workers (0: none)"
     )
     args = parser.parse_args()
 
@@ -378,9 +425,14 @@ def main() -> int:
             flush=True,
         )
         started = time.monotonic()
+        cpu_before = cpu_seconds_by_group()
         for thread in threads:
             thread.start()
         time.sleep(args.duration)
+        cpu_used = {
+            group: round(seconds - cpu_before.get(group, 0.0), 1)
+            for group, seconds in cpu_seconds_by_group().items()
+        }
         # Other work on the machine shares its cores; the load average puts the figures in context.
         load_average = round(os.getloadavg()[0], 1)
         stop.set()
@@ -404,6 +456,7 @@ def main() -> int:
             print(f"{kind:28} " + " ".join(f"{cell:>8}" for cell in cells) + f" {row['errors']:>7}")
             for error in stats.errors[kind][:3]:
                 print(f"    e.g. {error}")
+        print("CPU seconds during the load: " + ", ".join(f"{g} {s}" for g, s in sorted(cpu_used.items())))
         reads = [v for kind, values in stats.latencies.items() if kind.startswith("read") for v in values]
         reader_p99 = percentile(reads, 0.99) * 1000 if reads else float("nan")
         print(f"\nall reads: p50 {percentile(reads, 0.5) * 1000:.1f} ms, p99 {reader_p99:.1f} ms")
@@ -433,6 +486,7 @@ def main() -> int:
             reader_think_s=args.reader_think,
             worker_nice=args.worker_nice,
             machine_load_average=load_average,
+            cpu_seconds=cpu_used,
             cpus=os.cpu_count(),
             web=f"gunicorn {args.web_workers} workers x {args.web_threads} threads",
             uploader_think_s=args.uploader_think,

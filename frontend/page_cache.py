@@ -18,10 +18,8 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-from frontend.cache import charts_generation
-from frontend.public_cache import is_anonymous_reader
+from frontend.public_cache import cache_generations, is_anonymous_reader
 from registry.list_rows import LIST_CACHE_SECONDS
-from registry.services import list_cache_generation
 
 PAGE_CACHE_SECONDS = LIST_CACHE_SECONDS
 
@@ -29,7 +27,8 @@ PAGE_CACHE_SECONDS = LIST_CACHE_SECONDS
 def anonymous_page_key(name: str, fingerprint: tuple[object, ...]) -> str:
     # The fingerprint holds names and timestamps; hashed, the key stays short for every backend.
     digest = hashlib.sha256(repr(fingerprint).encode()).hexdigest()[:40]
-    return f"pages:{name}:{list_cache_generation()}:{charts_generation()}:{digest}"
+    lists, charts = cache_generations()
+    return f"pages:{name}:{lists}:{charts}:{digest}"
 
 
 def anonymous_page_cached(

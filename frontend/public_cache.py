@@ -37,6 +37,11 @@ _MARK = "_public_cache_seconds"
 # Headers that describe the stored body; everything else is set afresh by the outer middleware.
 _STORED_HEADERS = ("Content-Type", "Cache-Control", "Vary", "X-Frame-Options", "Content-Language")
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
+# Where a marked response can come from (the views that call mark_public). Elsewhere (submission
+# pages, the API, health checks) a request goes straight on, without two useless cache reads.
+PUBLIC_PATHS = _lazy_re_compile(
+    r"^/(?:$|lists/|history/$|charts/(?:history/|radar/|systems/\d+/history\.json$))"
+)
 # Compressing a few hundred bytes gains nothing and costs the client a decoder pass.
 GZIP_MIN_BYTES = 512
 
@@ -143,7 +148,8 @@ def public_cache_key(request: HttpRequest, generations: tuple[int, int]) -> str:
     return f"public:{generations[0]}:{generations[1]}:{digest}"
 
 
-def _generations() -> tuple[int, int]:
+def cache_generations() -> tuple[int, int]:
+    """The list and chart cache generations, in one round trip to the cache."""
     # One round trip on the hot path; the functions set a missing generation the agreed way.
     found = cache.get_many([LIST_CACHE_GENERATION_KEY, CHARTS_GENERATION_KEY])
     lists = found.get(LIST_CACHE_GENERATION_KEY)
@@ -220,10 +226,11 @@ class PublicCacheMiddleware:
         self.copies = LocalCopies(settings.PUBLIC_CACHE_LOCAL_BYTES)
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method != "GET" or not is_anonymous_reader(request):
+        public = request.method == "GET" and PUBLIC_PATHS.match(request.path) is not None
+        if not public or not is_anonymous_reader(request):
             return self.get_response(request)
         try:
-            generations = _generations()
+            generations = cache_generations()
             key = public_cache_key(request, generations)
             stored = self.copies.get(key) or self._shared(key)
         except Exception:  # whatever the cache client raises

@@ -88,7 +88,7 @@ CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 # Bytes of public answers each web process also keeps in its own memory (frontend.public_cache).
 PUBLIC_CACHE_LOCAL_BYTES = env.int("PUBLIC_CACHE_LOCAL_BYTES", default=64 * 1024 * 1024)
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {"default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

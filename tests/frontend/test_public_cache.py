@@ -53,6 +53,20 @@ def test_tracking_parameters_and_parameter_order_share_one_stored_answer(client,
     assert again.content == first.content
 
 
+def test_a_system_rank_history_is_public_and_a_submission_page_is_left_to_its_view(
+    client, django_assert_num_queries
+):
+    history = build_history()
+    url = f"/charts/systems/{history.lustre.pk}/history.json"
+    first = client.get(url)
+    with django_assert_num_queries(0):
+        assert client.get(url).content == first.content
+    submission = history.submissions[0]
+    page = client.get(f"/submissions/{submission.pk}/")
+    assert page.status_code == 200
+    assert "ETag" not in page  # checked for visibility on every request (frontend.page_cache)
+
+
 @pytest.mark.parametrize("url", ["/charts/history/points.json", "/lists/isc41/io500/"])
 def test_a_reader_that_accepts_gzip_gets_the_same_bytes_compressed(client, url):
     build_history()
@@ -153,6 +167,7 @@ def test_a_cache_that_is_down_serves_the_page_uncached(monkeypatch):
         return mark_public(HttpResponse(b"the page" * 100), 60)
 
     answer = PublicCacheMiddleware(view)(RequestFactory().get("/lists/isc41/io500/"))
+    assert isinstance(answer, HttpResponse)
     assert answer.status_code == 200
     assert answer.content == b"the page" * 100
 

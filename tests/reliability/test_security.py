@@ -371,7 +371,7 @@ def test_the_limits_let_requests_through_when_the_cache_is_down(
     # A real, unreachable Redis (nothing listens on port 1): a Redis restart must not lock people out.
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "registry.cache_backend.ReusingRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
         }
     }
