@@ -118,27 +118,22 @@ class LocalCopies:
         stored = self._entries.pop(key)
         self._bytes -= self._size(stored)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-
 
 # Added by mail and social links; they never change a page, so they must not split the cache.
 _TRACKING_PREFIXES = ("utm_",)
 _TRACKING_NAMES = frozenset({"fbclid", "gclid", "mc_cid", "mc_eid"})
 
 
-def _page_query(request: HttpRequest) -> str:
-    """The query in a canonical order, without tracking parameters and empty values."""
-    kept = sorted(
+def _page_query(request: HttpRequest) -> list[tuple[str, str]]:
+    """The query's (name, value) pairs in a canonical order, without tracking parameters and empty
+    values. Kept as pairs, not joined again: a value holding "&" or "=" must not read as two."""
+    return sorted(
         (name, value)
         for name, values in request.GET.lists()
         if not name.startswith(_TRACKING_PREFIXES) and name not in _TRACKING_NAMES
         for value in values
         if value
     )
-    return "&".join(f"{name}={value}" for name, value in kept)
 
 
 def public_cache_key(request: HttpRequest, generations: tuple[int, int]) -> str:
@@ -171,12 +166,14 @@ def _stored(response: HttpResponse, seconds: int) -> StoredResponse:
 
 
 def _answer(request: HttpRequest, stored: StoredResponse) -> HttpResponseBase:
-    if request.META.get("HTTP_IF_NONE_MATCH") == stored.etag:
-        not_modified = HttpResponseNotModified()
-        not_modified["ETag"] = stored.etag
-        return not_modified
     accepts_gzip = _ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
     use_gzip = stored.gzipped is not None and accepts_gzip
+    # The compressed bytes differ from the body: a weak tag, as Django's GZipMiddleware gives it.
+    etag = f"W/{stored.etag}" if use_gzip else stored.etag
+    if request.META.get("HTTP_IF_NONE_MATCH") in (stored.etag, f"W/{stored.etag}"):
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = etag
+        return not_modified
     body = stored.gzipped if use_gzip and stored.gzipped else stored.body
     response = HttpResponse(body)
     for name, value in stored.headers:
@@ -186,7 +183,7 @@ def _answer(request: HttpRequest, stored: StoredResponse) -> HttpResponseBase:
         response["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
     if use_gzip:
         response["Content-Encoding"] = "gzip"
-    response["ETag"] = stored.etag
+    response["ETag"] = etag
     # len(response.content) would join (copy) the body once more; it can be megabytes.
     response["Content-Length"] = str(len(body))
     return response

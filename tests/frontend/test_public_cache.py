@@ -67,6 +67,14 @@ def test_a_system_rank_history_is_public_and_a_submission_page_is_left_to_its_vi
     assert "ETag" not in page  # checked for visibility on every request (frontend.page_cache)
 
 
+def test_a_value_holding_an_ampersand_is_not_read_as_two_parameters(client):
+    build_history()
+    searched = client.get("/lists/isc41/io500/", {"q": "a&o=bw"}).content
+    sorted_by_bw = client.get("/lists/isc41/io500/", {"q": "a", "o": "bw"}).content
+    assert searched != sorted_by_bw
+    assert client.get("/lists/isc41/io500/", {"q": "a&o=bw"}).content == searched
+
+
 @pytest.mark.parametrize("url", ["/charts/history/points.json", "/lists/isc41/io500/"])
 def test_a_reader_that_accepts_gzip_gets_the_same_bytes_compressed(client, url):
     build_history()
@@ -75,6 +83,7 @@ def test_a_reader_that_accepts_gzip_gets_the_same_bytes_compressed(client, url):
     assert packed["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in packed["Vary"]
     assert gzip.decompress(packed.content) == plain.content
+    assert packed["ETag"] == f"W/{plain['ETag']}"
     assert int(packed["Content-Length"]) == len(packed.content) < len(plain.content)
     assert "Content-Encoding" not in plain
 
