@@ -103,10 +103,6 @@ def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[st
     )
 
 
-def ranked_rows(*, kind: str) -> list[dict[str, Any]]:
-    return _ranked_rows(kind)
-
-
 def radar_data(*, release: str, kind: str) -> dict[str, Any] | None:
     """The top entries of one published list on the radar axes; None when no such list exists."""
 
