@@ -29,22 +29,32 @@ def new_generation() -> int:
     return time.time_ns() // 1000
 
 
-def charts_generation() -> int:
-    generation = cache.get(CHARTS_GENERATION_KEY)
-    if generation is None:
+def generation(key: str) -> int:
+    """The current generation stored under `key`, set to a fresh one when missing."""
+    current = cache.get(key)
+    if current is None:
         # add() does not overwrite: two processes starting together agree on the same generation.
-        cache.add(CHARTS_GENERATION_KEY, new_generation(), timeout=None)
-        generation = cache.get(CHARTS_GENERATION_KEY)
-    return int(generation) if generation is not None else new_generation()
+        cache.add(key, new_generation(), timeout=None)
+        current = cache.get(key)
+    return int(current) if current is not None else new_generation()
+
+
+def generation_bump(key: str) -> None:
+    """Move the generation under `key` on, so that every entry keyed by the old one is dropped."""
+    try:
+        cache.incr(key)
+    except ValueError:
+        # The key was evicted (or never set): a fresh generation differs from every earlier one.
+        cache.set(key, new_generation(), timeout=None)
+
+
+def charts_generation() -> int:
+    return generation(CHARTS_GENERATION_KEY)
 
 
 def charts_invalidate() -> None:
     """Drop every cached chart and page dataset; call it when a list is published or data changes."""
-    try:
-        cache.incr(CHARTS_GENERATION_KEY)
-    except ValueError:
-        # The key was evicted (or never set): a fresh generation differs from every earlier one.
-        cache.set(CHARTS_GENERATION_KEY, new_generation(), timeout=None)
+    generation_bump(CHARTS_GENERATION_KEY)
 
 
 def charts_key(name: str, *parts: object) -> str:

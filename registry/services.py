@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from frontend.cache import charts_invalidate, new_generation
+from frontend.cache import charts_invalidate, generation, generation_bump
 from frontend.chart_kinds import RANKED_CHART_KINDS
 from frontend.snapshot_digest import digests_store
 from registry.membership import ListWindow, rank_candidates
@@ -112,16 +111,9 @@ def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: st
 
 
 def list_cache_generation() -> int:
-    generation = cache.get(LIST_CACHE_GENERATION_KEY)
-    if generation is None:
-        cache.add(LIST_CACHE_GENERATION_KEY, new_generation(), timeout=None)
-        generation = cache.get(LIST_CACHE_GENERATION_KEY)
-    return int(generation) if generation is not None else new_generation()
+    return generation(LIST_CACHE_GENERATION_KEY)
 
 
 def list_cache_invalidate() -> None:
     """Every cached list page and download is keyed by this generation; bumping it drops them all."""
-    try:
-        cache.incr(LIST_CACHE_GENERATION_KEY)
-    except ValueError:
-        cache.set(LIST_CACHE_GENERATION_KEY, new_generation(), timeout=None)
+    generation_bump(LIST_CACHE_GENERATION_KEY)
