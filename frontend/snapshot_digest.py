@@ -127,20 +127,22 @@ def _charted_snapshots(kinds: Iterable[str]) -> QuerySet[ListSnapshot]:
     ).order_by("release__publication_date", "kind")
 
 
-def _fill_missing(kinds: Iterable[str]) -> None:
+def _digested_snapshots(kinds: Iterable[str]) -> QuerySet[ListSnapshot]:
+    """The charted snapshots of these kinds, each with a digest of the current version (missing or
+    older ones are computed and stored first)."""
+    kinds = list(kinds)
     versions = _charted_snapshots(kinds).values_list("pk", "chart_digest__version")
     stale = [pk for pk, version in versions if version != DIGEST_VERSION]
     if stale:
         digests_store(stale)
+    return _charted_snapshots(kinds)
 
 
 def digest_rows(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
     """Every entry of every published list of these kinds as chart rows (points and unplottable
     entries alike, with the selector's `submission_id` and `release_date`), oldest release first."""
-    kinds = list(kinds)
-    _fill_missing(kinds)
     rows: list[dict[str, Any]] = []
-    snapshots = _charted_snapshots(kinds).values_list(
+    snapshots = _digested_snapshots(kinds).values_list(
         "release__publication_date", "chart_points", "chart_digest__unplotted"
     )
     for date, points_text, unplotted in snapshots:
@@ -157,9 +159,7 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
     Equal to json.dumps(history_points(digest_rows(...)) + identity) but without parsing or
     encoding thousands of points: the database hands each list's points over as JSON text.
     """
-    kinds = list(kinds)
-    _fill_missing(kinds)
-    snapshots = _charted_snapshots(kinds).values(
+    snapshots = _digested_snapshots(kinds).values(
         "chart_digest__unplotted",
         "chart_digest__filesystems",
         "chart_digest__score_range",
@@ -200,9 +200,7 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
     """What the history page tells of the balance chart without reading its points: the number of
     entries placed and left out, the file systems, and each list's leaders (rank <= LEADERS_TOP),
     as history_points() of every row would give them."""
-    kinds = list(kinds)
-    _fill_missing(kinds)
-    summaries = _charted_snapshots(kinds).values_list(
+    summaries = _digested_snapshots(kinds).values_list(
         "chart_digest__point_count",
         "chart_digest__unplotted",
         "chart_digest__filesystems",
@@ -226,9 +224,7 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
 
 def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
     """release_trends() of every entry of these kinds, merged from each list's stored trend part."""
-    kinds = list(kinds)
-    _fill_missing(kinds)
-    summaries = _charted_snapshots(kinds).values_list(
+    summaries = _digested_snapshots(kinds).values_list(
         "release__name", "release__publication_date", "chart_digest__trend"
     )
     return release_trends_of_parts((name, date.isoformat(), part) for name, date, part in summaries)
@@ -236,9 +232,7 @@ def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
 
 def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
     """release_shares() of every entry of these kinds, from each list's stored name counts."""
-    kinds = list(kinds)
-    _fill_missing(kinds)
-    summaries = _charted_snapshots(kinds).values_list(
+    summaries = _digested_snapshots(kinds).values_list(
         "release__name", "release__publication_date", f"chart_digest__names__{by}"
     )
     return release_shares_of_counts(
