@@ -18,7 +18,7 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-from frontend.public_cache import cache_generations, is_anonymous_reader
+from frontend.public_cache import cache_generations, is_anonymous_reader, is_personal
 from registry.list_rows import LIST_CACHE_SECONDS
 
 PAGE_CACHE_SECONDS = LIST_CACHE_SECONDS
@@ -52,8 +52,6 @@ def anonymous_page_cached(
     if isinstance(page, bytes):
         return HttpResponse(page)
     response = render_page()
-    # A page that handed out a CSRF token is personal, whatever the request looked like.
-    personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED")
-    if response.status_code == 200 and not personal and not response.cookies:
+    if response.status_code == 200 and not is_personal(request, response):
         cache.set(key, response.content, PAGE_CACHE_SECONDS)
     return response

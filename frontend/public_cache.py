@@ -51,6 +51,14 @@ def is_anonymous_reader(request: HttpRequest) -> bool:
     return not request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
 
 
+def is_personal(request: HttpRequest, response: HttpResponseBase) -> bool:
+    """The response sets a cookie or handed out a CSRF token: it belongs to this reader alone,
+    whatever the request looked like, and must not be kept for others."""
+    if response.cookies:
+        return True
+    return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED"))
+
+
 def mark_public(response: HttpResponse, seconds: int) -> HttpResponse:
     """Let the public cache keep this response for anonymous readers for up to `seconds`.
 
@@ -204,10 +212,7 @@ def _storable(request: HttpRequest, response: HttpResponseBase, list_generation:
     seconds = getattr(response, _MARK, 0)
     if not seconds or response.status_code != 200 or not isinstance(response, HttpResponse):
         return 0
-    if response.cookies or response.has_header("Content-Encoding"):
-        return 0
-    # A page that handed out a CSRF token is personal, whatever the request looked like.
-    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED"):
+    if is_personal(request, response) or response.has_header("Content-Encoding"):
         return 0
     return _seconds_before_an_embargo_ends(int(seconds), list_generation)
 

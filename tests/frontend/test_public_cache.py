@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
@@ -153,10 +154,19 @@ def test_an_unmarked_or_personal_response_is_not_stored():
     def unmarked(request):
         return HttpResponse(b"x" * 2000)
 
-    for view in (with_cookie, unmarked):
-        answer = PublicCacheMiddleware(view)(factory.get("/somewhere/"))
+    def with_csrf_token(request):
+        return mark_public(HttpResponse(f"<input value={get_token(request)}>".encode() * 50), 60)
+
+    for view in (with_cookie, unmarked, with_csrf_token):
+        answer = PublicCacheMiddleware(view)(factory.get("/lists/isc41/io500/"))
         assert "ETag" not in answer
     assert not _public_keys()
+    # The same path with a marked, impersonal response is stored: the refusals above are real.
+    stored = PublicCacheMiddleware(lambda request: mark_public(HttpResponse(b"x" * 2000), 60))(
+        factory.get("/lists/isc41/io500/")
+    )
+    assert "ETag" in stored
+    assert _public_keys()
 
 
 def test_a_cache_that_is_down_serves_the_page_uncached(monkeypatch):
