@@ -15,7 +15,7 @@ from frontend.cache import CHARTS_TIMEOUT_S, charts_cached
 from frontend.chart_kinds import RANKED_CHART_KINDS, KindError, kind_name
 from frontend.chart_selectors import SubmissionHead, storage_system_get, system_submissions, visible_heads
 from frontend.compare_ids import CompareIdsError, parse_compare_ids
-from frontend.public_cache import mark_public
+from frontend.public_cache import mark_public, mark_public_if_anonymous
 
 # Public list data may sit in a browser or proxy briefly; a publish is seen within this many seconds.
 PUBLIC_MAX_AGE_S = 60
@@ -110,7 +110,8 @@ def _submission_chart(
     head = _visible_head(request, pk)
     if head is None:
         return json_error(f"Submission {pk} does not exist or is not public.", 404)
-    return _private(_cached_json(name, (pk, head.updated_at), lambda: build(head)))
+    response = _private(_cached_json(name, (pk, head.updated_at), lambda: build(head)))
+    return mark_public_if_anonymous(request, response, CHARTS_TIMEOUT_S)
 
 
 @require_GET
@@ -130,7 +131,8 @@ def submission_ranks(request: HttpRequest, pk: int) -> HttpResponse:
         data = chart_data.submission_ranks_data(head=head, phase=phase)
     except KeyError:
         return json_error(f'Submission {pk} has no per-rank rows for a phase called "{phase}".', 404)
-    return _private(_cached_json("submission-ranks", (pk, head.updated_at, data["phase"]), lambda: data))
+    response = _private(_cached_json("submission-ranks", (pk, head.updated_at, data["phase"]), lambda: data))
+    return mark_public_if_anonymous(request, response, CHARTS_TIMEOUT_S)
 
 
 @require_GET

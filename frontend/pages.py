@@ -17,24 +17,21 @@ from frontend.cache import CHARTS_TIMEOUT_S, charts_cached, charts_generation
 from frontend.chart_kinds import KIND_CHOICES, KindError, kind_name, kinds_for
 from frontend.chart_selectors import (
     storage_system_get,
-    system_public_fingerprint,
     system_submissions,
     visible_heads,
 )
 from frontend.charts import missing_message
 from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
-from frontend.page_cache import anonymous_page_cached
-from frontend.public_cache import mark_public
+from frontend.public_cache import mark_public, mark_public_if_anonymous
 from frontend.snapshot_digest import LEADERS_TOP, digest_overview
+from registry.list_rows import LIST_CACHE_SECONDS
 
 HISTORY_TABLE_TOP = LEADERS_TOP
 
 
 @require_GET
 def system_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return anonymous_page_cached(
-        request, "system", partial(system_public_fingerprint, pk=pk), partial(_system_page, request, pk)
-    )
+    return mark_public_if_anonymous(request, _system_page(request, pk), LIST_CACHE_SECONDS)
 
 
 def _system_page(request: HttpRequest, pk: int) -> HttpResponse:

@@ -6,7 +6,13 @@ everyone until the next publish, import or release change. A view marks such a r
 then stores the body (and a gzip copy, which every browser accepts) under the list and chart cache
 generations, and answers the next identical request from it without sessions, authentication, URL
 resolution or a query. Responses that are personal (a cookie set, a CSRF token handed out) or not
-marked (submission pages, whose visibility is checked on every request) are never stored here.
+marked are never stored here.
+
+The page and chart data of one submission or storage system are public only while what they show is
+visible to everyone. For those paths one small query, the fingerprint, runs on every request: None
+(missing, private, under embargo) sends the request on to its view unanswered and unstored; otherwise
+the fingerprint, which holds the row's state and last change, is part of the key, so a change is
+never answered from an older copy.
 """
 
 from __future__ import annotations
@@ -19,17 +25,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from re import Pattern
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.exceptions import MiddlewareNotUsed
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.regex_helper import _lazy_re_compile
 
 from frontend.cache import CHARTS_GENERATION_KEY, charts_generation
+from frontend.chart_selectors import system_public_fingerprint
 from registry.selectors import next_embargo_end, seconds_until
 from registry.services import LIST_CACHE_GENERATION_KEY, list_cache_generation
+from submissions.selectors import submission_public_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +51,18 @@ _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
 # pages, the API, health checks) a request goes straight on, without two useless cache reads.
 PUBLIC_PATHS = _lazy_re_compile(
     r"^/(?:$|lists/|history/$|charts/(?:history/|radar/|systems/\d+/history\.json$))"
+)
+Fingerprint = Callable[..., "tuple[object, ...] | None"]
+# Where a marked response also depends on one row's visibility (the `pk` group), and the query that
+# fingerprints it. Everything a submission's page and charts show is covered by its fingerprint.
+FINGERPRINTED_PATHS: tuple[tuple[Pattern[str], Fingerprint], ...] = (
+    (
+        _lazy_re_compile(
+            r"^/(?:charts/)?submissions/(?P<pk>\d+)/(?:$|phases\.json$|ranks\.json$|timeline\.json$)"
+        ),
+        submission_public_fingerprint,
+    ),
+    (_lazy_re_compile(r"^/systems/(?P<pk>\d+)/$"), system_public_fingerprint),
 )
 # Compressing a few hundred bytes gains nothing and costs the client a decoder pass.
 GZIP_MIN_BYTES = 512
@@ -67,6 +89,14 @@ def mark_public(response: HttpResponse, seconds: int) -> HttpResponse:
     shortens the time, so a list leaving its embargo is seen when it does.
     """
     setattr(response, _MARK, seconds)
+    return response
+
+
+def mark_public_if_anonymous(request: HttpRequest, response: HttpResponse, seconds: int) -> HttpResponse:
+    """`mark_public` for a page or chart of one row (FINGERPRINTED_PATHS) rendered for a visitor who
+    is not logged in: what such a visitor sees is the same for all of them."""
+    if not request.user.is_authenticated:
+        mark_public(response, seconds)
     return response
 
 
@@ -144,8 +174,10 @@ def _page_query(request: HttpRequest) -> list[tuple[str, str]]:
     )
 
 
-def public_cache_key(request: HttpRequest, generations: tuple[int, int]) -> str:
-    target = repr((request.path, _page_query(request)))
+def public_cache_key(
+    request: HttpRequest, generations: tuple[int, int], fingerprint: tuple[object, ...] = ()
+) -> str:
+    target = repr((request.path, _page_query(request), fingerprint))
     # Paths and queries are user input: hashed, the key stays short and safe for every backend.
     digest = hashlib.sha256(target.encode("utf-8", "surrogateescape")).hexdigest()[:40]
     return f"public:{generations[0]}:{generations[1]}:{digest}"
@@ -217,6 +249,21 @@ def _storable(request: HttpRequest, response: HttpResponseBase, list_generation:
     return _seconds_before_an_embargo_ends(int(seconds), list_generation)
 
 
+def _row_fingerprint(path: str) -> tuple[object, ...] | None:
+    """The fingerprint of the row a fingerprinted path shows; None for any other path, for a row not
+    visible to everyone, and when the database cannot be asked (the view then answers, with its
+    own checks and the outage page)."""
+    for pattern, fingerprint in FINGERPRINTED_PATHS:
+        match = pattern.match(path)
+        if match is None:
+            continue
+        try:
+            return fingerprint(pk=int(match["pk"]))
+        except DatabaseError:
+            return None
+    return None
+
+
 class PublicCacheMiddleware:
     """Answers anonymous GETs of marked responses from the cache; stores them on the way out."""
 
@@ -228,12 +275,17 @@ class PublicCacheMiddleware:
         self.copies = LocalCopies(settings.PUBLIC_CACHE_LOCAL_BYTES)
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        public = request.method == "GET" and PUBLIC_PATHS.match(request.path) is not None
-        if not public or not is_anonymous_reader(request):
+        if request.method != "GET" or not is_anonymous_reader(request):
+            return self.get_response(request)
+        if PUBLIC_PATHS.match(request.path) is not None:
+            fingerprint: tuple[object, ...] | None = ()
+        else:
+            fingerprint = _row_fingerprint(request.path)
+        if fingerprint is None:
             return self.get_response(request)
         try:
             generations = cache_generations()
-            key = public_cache_key(request, generations)
+            key = public_cache_key(request, generations, fingerprint)
             stored = self.copies.get(key) or self._shared(key)
         except Exception:  # whatever the cache client raises
             # A cache that is down must not take the site down with it: serve as if uncached.

@@ -4,11 +4,15 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from registry.compiled_query import CompiledQuery
 from submissions.models import (
     Archive,
     Finding,
@@ -28,20 +32,20 @@ _SEVERITY_ORDER: dict[str, int] = {
 }
 
 
-def release_out_of_embargo_q(prefix: str = "") -> Q:
-    """The release (reached through `prefix`) has no embargo or its embargo has ended."""
+def release_out_of_embargo_q(prefix: str = "", now: datetime.datetime | None = None) -> Q:
+    """The release (reached through `prefix`) has no embargo or its embargo has ended (by `now`)."""
     return (
         Q(**{f"{prefix}release__isnull": True})
         | Q(**{f"{prefix}release__embargo_end__isnull": True})
-        | Q(**{f"{prefix}release__embargo_end__lte": timezone.now()})
+        | Q(**{f"{prefix}release__embargo_end__lte": now or timezone.now()})
     )
 
 
-def public_submissions_q() -> Q:
+def public_submissions_q(now: datetime.datetime | None = None) -> Q:
     """What anyone may see: imported history (published on io500.org long ago), and submissions the
     committee published on a list, once their release's embargo has ended. Nothing else of a
     submission (scores, files, system) is public before that."""
-    published = Q(review_state=ReviewState.PUBLISHED) & release_out_of_embargo_q()
+    published = Q(review_state=ReviewState.PUBLISHED) & release_out_of_embargo_q(now=now)
     return Q(source=Submission.Source.IMPORT) | published
 
 
@@ -79,14 +83,12 @@ def submission_get_visible(*, user: User | AnonymousUser, pk: int) -> Submission
     return submission
 
 
-def submission_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
-    """What decides the anonymous page of a submission everyone may see (one small query), or None
-    when it is not visible to everyone (missing, private, under embargo)."""
+def _public_fingerprint_query(pk: int, now: datetime.datetime) -> QuerySet[Submission, tuple[Any, ...]]:
     # Ingest, re-verification and review actions save the row (updated_at); progress is written
     # alone while a run is verified, and the questionnaire and the names live in other tables.
     return (
-        submission_visible_queryset(user=AnonymousUser())
-        .filter(pk=pk)
+        Submission.objects.filter(public_submissions_q(now=now), pk=pk)
+        .order_by()
         .values_list(
             "pk",
             "updated_at",
@@ -98,9 +100,19 @@ def submission_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
             "storage_system__name",
             "storage_system__institution__name",
             "submitter__username",
-        )
-        .first()
+        )[:1]
     )
+
+
+# Asked on every anonymous view of a submission page or chart (frontend.public_cache).
+_PUBLIC_FINGERPRINT = CompiledQuery(_public_fingerprint_query)
+
+
+def submission_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
+    """What decides the anonymous page of a submission everyone may see (one small query), or None
+    when it is not visible to everyone (missing, private, under embargo)."""
+    rows = _PUBLIC_FINGERPRINT.rows(pk, timezone.now())
+    return tuple(rows[0]) if rows else None
 
 
 def submission_get_status(*, user: User | AnonymousUser, pk: int) -> Submission:

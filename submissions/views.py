@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -13,7 +11,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from frontend.page_cache import anonymous_page_cached
+from frontend.public_cache import mark_public_if_anonymous
+from registry.list_rows import LIST_CACHE_SECONDS
 from submissions.archive_store import ArchiveStorageUnavailable
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
@@ -24,7 +23,6 @@ from submissions.selectors import (
     submission_get_status,
     submission_get_visible,
     submission_list_for_user,
-    submission_public_fingerprint,
     submission_result_archive,
     submission_system_description,
 )
@@ -81,12 +79,7 @@ def mine(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return anonymous_page_cached(
-        request,
-        "submission",
-        partial(submission_public_fingerprint, pk=pk),
-        partial(_detail_page, request, pk),
-    )
+    return mark_public_if_anonymous(request, _detail_page(request, pk), LIST_CACHE_SECONDS)
 
 
 def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:

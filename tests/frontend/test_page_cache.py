@@ -1,5 +1,6 @@
-"""Submission and system pages are cached whole for anonymous readers of public content only, and
-refreshed when what they show changes."""
+"""Submission and system pages and a submission's chart data are answered from the public cache for
+anonymous readers of public content only (frontend.public_cache, fingerprinted paths), and rendered
+again when what they show changes."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from frontend import public_cache
 from frontend.cache import charts_invalidate
 from registry.models import Release
 from submissions.models import Submission
@@ -142,3 +144,44 @@ def test_the_system_page_of_an_embargoed_system_is_not_cached_or_shown(submitter
     owner.force_login(submitter)
     assert "Hidden Machine" in owner.get(url).content.decode()
     assert Client().get(url).status_code == 404
+
+
+def test_an_anonymous_reader_gets_the_stored_submission_chart_data_after_one_query(
+    django_assert_num_queries,
+):
+    submission = _public()
+    for name in ("phases", "timeline"):
+        url = f"/charts/submissions/{submission.pk}/{name}.json"
+        first = Client().get(url)
+        assert first.status_code == 200
+        with django_assert_num_queries(1):
+            again = Client().get(url)
+        assert again.content == first.content
+
+
+def test_stored_chart_data_is_not_served_once_the_submission_falls_under_embargo(submitter):
+    submission = _embargoed_upload(submitter)
+    release = submission.release
+    assert release is not None
+    Release.objects.filter(pk=release.pk).update(embargo_end=None)
+    url = f"/charts/submissions/{submission.pk}/phases.json"
+    assert Client().get(url).status_code == 200
+    Release.objects.filter(pk=release.pk).update(embargo_end=timezone.now() + datetime.timedelta(days=1))
+    assert Client().get(url).status_code == 404
+
+
+def test_a_submission_page_is_sent_to_its_view_when_the_visibility_query_fails(monkeypatch):
+    submission = _public()
+
+    def database_down(*, pk: int) -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(
+        public_cache, "FINGERPRINTED_PATHS", ((public_cache.FINGERPRINTED_PATHS[0][0], database_down),)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert Client().get(f"/submissions/{submission.pk}/").status_code == 200
+    # Rendered by the view, not stored: the next reader is rendered for again.
+    with CaptureQueriesContext(connection) as again:
+        assert Client().get(f"/submissions/{submission.pk}/").status_code == 200
+    assert len(queries) > 1 and len(again) > 1

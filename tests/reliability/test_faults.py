@@ -194,6 +194,9 @@ def test_a_postgres_restart_shows_a_friendly_503_and_loses_nothing(
         assert headers.get("Retry-After") == "30"
         api_status, _, api = http("GET", stack.url(f"/api/v1/submissions/{in_flight}/"))
         assert api_status == 503 and "database" in json_body(api)["detail"]
+        # The public cache asks the database whether a submission page is public before any view.
+        submission_status, _, submission_page = http("GET", stack.url(f"/submissions/{in_flight}/"))
+        assert submission_status == 503 and "Temporarily unavailable" in submission_page.decode()
         upload_status, _, _ = http(
             "POST",
             stack.url("/api/v1/submissions/"),
