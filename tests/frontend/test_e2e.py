@@ -73,6 +73,10 @@ def browsing() -> Iterator[Browsing]:
         page.on("pageerror", session.on_page_error)
         yield session
         browser.close()
+        # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
+        # connection of its own that pytest-django never sees; left open, it blocks dropping the
+        # test database at the end of the session.
+        connections.close_all()
 
 
 def rich_history() -> tuple[History, Submission]:

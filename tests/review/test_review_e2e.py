@@ -56,6 +56,10 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+        # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
+        # connection of its own that pytest-django never sees; left open, it blocks dropping the
+        # test database at the end of the session.
+        connections.close_all()
 
 
 def new_page(browser: Any, problems: list[str]) -> Any:
