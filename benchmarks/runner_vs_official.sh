@@ -5,14 +5,27 @@
 #
 # Runs official and ours interleaved in ABBA order (O A, A O, O A, ...; fresh data directory each time,
 # so a drift of the machine during the benchmark hits both programs alike) with the same generated
-# configuration, then prints per phase the median score of each, the spread (min..max) of each and the
-# ratio ours/official of the medians (target 0.9 .. 1.1; find at least 1.0). Finally it measures
-# sequential writes with fio on DIR, the storage limit that ior-easy-write should approach.
+# configuration, then prints per phase the median score of each, the spread (min..max) of each, the
+# ratio ours/official of the medians (target 0.9 .. 1.1; find at least 1.0) and the median and range of
+# the ratios within each pair (run i of ours against run i of the official app, which ran next to it:
+# this cancels the drift between pairs, which on a shared machine is larger than the difference between
+# the programs). Finally it measures sequential writes with fio on DIR, the storage limit that
+# ior-easy-write should approach.
 #
-# Environment: NP (ranks, default 2), STONEWALL (seconds, default 10), RUNS (per program, default 3),
-# WARMUP (untimed runs of each program before the measured ones, default 0), MPIRUN (default
-# "mpirun --oversubscribe"). Build the official application yourself from its public sources
-# (IO500/io500 with hpc/ior and VI4IO/pfind); this script does not build or fetch anything.
+# Every run starts from the same state of the machine: before each run the script flushes dirty data
+# (sync) and waits until the memory the previous run freed has settled. On a virtual machine with free
+# page reporting (virtio-balloon) the guest hands freed pages back to the host a few seconds after they
+# are freed, and writing into such a page later costs a host page fault: without the wait, a run that
+# starts right after another one has freed gigabytes writes into memory the host still backs and looks
+# faster than a run that starts later. SETTLE=0 turns this off. DROP_CACHES=1 also drops the kernel's
+# page, dentry and inode caches before each run (root only; off by default because it also empties the
+# caches of everything else on a shared machine).
+#
+# Environment: NP (ranks, default 2), STONEWALL (seconds, default 10), RUNS (per program, at least 3,
+# default 3), WARMUP (untimed runs of each program before the measured ones, default 0), MPIRUN
+# (default "mpirun --oversubscribe"), SETTLE (default 1), DROP_CACHES (default 0). Build the official
+# application yourself from its public sources (IO500/io500 with hpc/ior and VI4IO/pfind); this script
+# does not build or fetch anything.
 set -euo pipefail
 
 if [[ $# -lt 1 || $# -gt 2 ]]; then
@@ -28,8 +41,14 @@ STONEWALL=${STONEWALL:-10}
 RUNS=${RUNS:-3}
 WARMUP=${WARMUP:-0}
 MPIRUN=${MPIRUN:-mpirun --oversubscribe}
+SETTLE=${SETTLE:-1}
+DROP_CACHES=${DROP_CACHES:-0}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+if (( RUNS < 3 )); then
+  echo "error: RUNS must be at least 3 (got $RUNS)" >&2
+  exit 2
+fi
 [[ -x "$OFFICIAL" ]] || { echo "error: $OFFICIAL is not an executable file" >&2; exit 2; }
 if [[ ! -x "$OURS" ]]; then
   make -C "$HERE/../runner" >/dev/null
@@ -63,9 +82,34 @@ segmentCount = 10000000
 n = 10000000
 EOF
 
+REPORTED=/sys/module/page_reporting/parameters/reported_kib
+settle() {
+  (( SETTLE )) || return 0
+  sync
+  if (( DROP_CACHES )); then
+    echo 3 >/proc/sys/vm/drop_caches
+  fi
+  if [[ -r $REPORTED ]]; then
+    # Free page reporting works in the background in 2 MiB chunks; wait (at most 60 s) until less
+    # than 64 MiB is reported in 2 s, i.e. the memory of the previous run has gone back to the host.
+    local before after waited=0
+    before=$(<"$REPORTED")
+    while (( waited < 60 )); do
+      sleep 2
+      waited=$((waited + 2))
+      after=$(<"$REPORTED")
+      (( after - before < 65536 )) && break
+      before=$after
+    done
+  else
+    sleep 2
+  fi
+}
+
 run_one() { # program label index
   local program=$1 label=$2 index=$3
   local stamp="$label-$index"
+  settle
   echo "== $label run $index" >&2
   $MPIRUN -np "$NP" "$program" "$WORK/bench.ini" --timestamp="$stamp" >"$WORK/$stamp.log" 2>&1 ||
     { echo "error: $label run $index failed, see $WORK/$stamp.log" >&2; exit 1; }
@@ -85,7 +129,7 @@ for i in $(seq 1 "$RUNS"); do
     run_one "$OFFICIAL" official "$i"
   fi
 done
-echo "STONEWALL=$STONEWALL RUNS=$RUNS WARMUP=$WARMUP NP=$NP DIR=$DIR"
+echo "STONEWALL=$STONEWALL RUNS=$RUNS WARMUP=$WARMUP NP=$NP SETTLE=$SETTLE DROP_CACHES=$DROP_CACHES DIR=$DIR"
 
 python3 - "$WORK/results" "$RUNS" <<'PY'
 import re, statistics, sys
@@ -93,6 +137,7 @@ from pathlib import Path
 
 results, runs = Path(sys.argv[1]), int(sys.argv[2])
 line = re.compile(r"^\[(?:RESULT|      )\]\s+(\S+)\s+(\S+)\s+(GiB/s|kIOPS)")
+# scores[label][phase][i - 1] = score of run i
 scores: dict[str, dict[str, list[float]]] = {"official": {}, "ours": {}}
 order: list[str] = []
 for label in scores:
@@ -103,12 +148,14 @@ for label in scores:
                 scores[label].setdefault(m.group(1), []).append(float(m.group(2)))
                 if m.group(1) not in order:
                     order.append(m.group(1))
+
+
 def spread(values: list[float]) -> str:
     return f"{min(values):.4g}..{max(values):.4g}" if values else "-"
 
 
-print(f"{'phase':22} {'unit':6} {'official':>14} {'ours':>14} {'ours/official':>14}"
-      f"   {'official min..max':>22} {'ours min..max':>22}")
+print(f"{'phase':22} {'unit':6} {'official':>11} {'ours':>11} {'ours/official':>14}"
+      f"   {'official min..max':>19} {'ours min..max':>19}   {'paired ratio':>12} {'min..max':>13}")
 for phase in order:
     unit = "GiB/s" if phase.startswith("i") else "kIOPS"
     off_all = scores["official"].get(phase, [])
@@ -116,15 +163,26 @@ for phase in order:
     off = statistics.median(off_all or [0.0])
     our = statistics.median(our_all or [0.0])
     ratio = our / off if off else float("nan")
-    print(f"{phase:22} {unit:6} {off:14.4f} {our:14.4f} {ratio:14.3f}"
-          f"   {spread(off_all):>22} {spread(our_all):>22}")
+    paired = [o / f for o, f in zip(our_all, off_all) if f > 0]
+    paired_text = f"{statistics.median(paired):12.3f} {spread(paired):>13}" if paired else f"{'-':>12} {'-':>13}"
+    print(f"{phase:22} {unit:6} {off:11.4f} {our:11.4f} {ratio:14.3f}"
+          f"   {spread(off_all):>19} {spread(our_all):>19}   {paired_text}")
 PY
 
 if command -v fio >/dev/null; then
   mkdir -p "$WORK/fio"
-  fio --name=seqwrite --directory="$WORK/fio" --rw=write --bs=2m --size=4g --numjobs="$NP" \
-      --time_based --runtime="$STONEWALL" --end_fsync=1 --group_reporting --output-format=json \
-      >"$WORK/fio.json"
+  settle
+  # Sequential 2 MiB writes into new files, like ior-easy-write: no preallocation (fallocate=none; with
+  # preallocation a file system such as tmpfs allocates the pages before the timed part) and no wrap
+  # over the file (time_based would overwrite pages already allocated); the runtime stops it. Each
+  # job's file is sized to half of the free space divided among the jobs, at most 64 GiB.
+  avail=$(df -B1 --output=avail "$WORK/fio" | tail -1)
+  size=$(( avail / 2 / NP ))
+  (( size > 64 * 2**30 )) && size=$(( 64 * 2**30 ))
+  size=$(( size / 2**21 * 2**21 ))
+  fio --name=seqwrite --directory="$WORK/fio" --rw=write --bs=2m --size="$size" --numjobs="$NP" \
+      --runtime="$STONEWALL" --fallocate=none --end_fsync=1 --unlink=1 --group_reporting \
+      --output-format=json >"$WORK/fio.json"
   python3 - "$WORK/fio.json" "$WORK/results" "$RUNS" <<'PY'
 import json, re, statistics, sys
 from pathlib import Path
@@ -135,7 +193,7 @@ ours = []
 for i in range(1, int(sys.argv[3]) + 1):
     text = (Path(sys.argv[2]) / f"ours-{i}" / "result_summary.txt").read_text()
     ours.append(float(re.search(r"ior-easy-write\s+(\S+)", text).group(1)))
-print(f"\nfio sequential write (2 MiB blocks, end_fsync): {gib:.4f} GiB/s")
+print(f"\nfio sequential write (2 MiB blocks, no preallocation, end_fsync): {gib:.4f} GiB/s")
 print(f"ours ior-easy-write median: {statistics.median(ours):.4f} GiB/s  ratio {statistics.median(ours) / gib:.3f}")
 PY
 else

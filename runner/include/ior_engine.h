@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pattern.h"
+
 typedef enum { IOR_WRITE, IOR_READ } ior_access_t;
 
 typedef struct {
@@ -22,6 +24,7 @@ typedef struct {
   uint64_t block;     /* -b */
   uint64_t segments;  /* -s */
   int32_t seed;       /* -G */
+  packet_t packet;    /* --dataPacketType */
   int deadline;       /* -D seconds, 0 = no stonewall */
   bool wearout;       /* stoneWallingWearOut=1 */
   int node_shift;     /* -C -Q k for reads: read the data of the rank k nodes away */

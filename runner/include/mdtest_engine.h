@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pattern.h"
+
 typedef enum { MD_CREATE, MD_STAT, MD_READ, MD_REMOVE } md_op_t;
 
 typedef struct {
@@ -19,6 +21,7 @@ typedef struct {
   size_t file_bytes;  /* -w / -e: 3901 for the hard test, 0 for empty files */
   bool verify;        /* -X */
   int32_t seed;       /* -G */
+  packet_t packet;    /* --dataPacketType */
   int deadline;       /* -W seconds, 0 = none */
   bool sync;          /* -Y: sync inside the timed region of the create phase */
   char dir[PATH_MAX]; /* -d */

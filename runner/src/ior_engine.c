@@ -70,13 +70,16 @@ static uint64_t next_random(uint64_t *state) {
   return x * 2685821657736338717ULL;
 }
 
-/* IOR's WriteOrReadSingle: the timestamp packet needs no per-transfer update of the write buffer; a
-   checked read first flips the buffer's first byte (invalidate_buffer_pattern), then lseek + read/write
-   through the POSIX backend, then compares every word (CompareData). */
+/* IOR's WriteOrReadSingle: a write first updates the buffer for this offset (update_write_memory_pattern:
+   nothing for the timestamp packet), a checked read first flips the buffer's first byte
+   (invalidate_buffer_pattern); then lseek + read/write through the POSIX backend, then a checked read
+   compares every word (CompareData). */
 static int transfer_once(int fd, const ior_job_t *job, char *buf, uint64_t offset, int data_rank,
                          ior_rank_state_t *st) {
   bool is_write = job->access == IOR_WRITE;
-  if (!is_write && job->verify) {
+  if (is_write) {
+    pattern_update(buf, job->transfer, job->packet, job->seed, data_rank, offset);
+  } else if (job->verify) {
     buf[0] = (char)~buf[0];
   }
   size_t done = posix_xfer(fd, buf, job->transfer, (long long)offset, is_write);
@@ -85,7 +88,7 @@ static int transfer_once(int fd, const ior_job_t *job, char *buf, uint64_t offse
     return -1;
   }
   if (job->verify) {
-    st->errors += pattern_verify(buf, job->transfer, job->seed, data_rank, offset, false);
+    st->errors += pattern_verify(buf, job->transfer, job->packet, job->seed, data_rank, offset);
   }
   return 0;
 }
@@ -243,8 +246,8 @@ ior_result_t ior_run_job(const ior_job_t *job) {
   if (!buf) {
     die("cannot allocate the %llu-byte transfer buffer", (unsigned long long)job->transfer);
   }
-  /* The timestamp packet does not depend on the offset, so the buffer is filled once (like IOR). */
-  pattern_fill(buf, job->transfer, job->seed, data_rank);
+  /* Filled once, like IOR's generate_memory_pattern; writes update it per transfer (pattern_update). */
+  pattern_fill(buf, job->transfer, job->packet, job->seed, data_rank);
 
   if (job->access == IOR_WRITE) {
     if (job->unique_dir && job->file_per_proc) {

@@ -28,6 +28,10 @@ typedef struct {
 typedef struct {
   const pfind_job_t *job;
   regex_t name_regex; /* pfind tests every name with regexec(), before any stat */
+  /* The same test without regexec when the glob is literal text and '*' only (see name_matches). */
+  bool literal_glob;
+  char *pieces;      /* the literal pieces between the stars, each NUL-terminated, back to back */
+  size_t piece_count;
   MPI_Comm comm;
   int rank, size;
   stack_t_ queue;  /* bounded by the queue length, like pfind */
@@ -117,22 +121,53 @@ static bool enqueue(finder_t *f, char type, const char *dir, const char *name) {
   return false;
 }
 
+/* Characters that stand for themselves in the regex pfind builds ('.' becomes "[.]"). */
+static bool literal_in_regex(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.';
+}
+
 /* pfind's -name: '*' becomes ".*", '.' becomes "[.]", '"' is dropped, the rest is literal; compiled as a
-   POSIX basic regex and matched unanchored with regexec(), exactly what pfind does per directory entry. */
+   POSIX basic regex and matched unanchored with regexec(), exactly what pfind does per directory entry.
+   When the glob holds only stars and characters that are literal in that regex (the IO500 pattern
+   "*01*" does), the regex ".*A.*B.*" matches exactly the names that contain A, then B later: the pieces
+   are kept for a substring test, which gives the same answer as regexec at a twentieth of its cost. */
 static void compile_name_regex(finder_t *f) {
   const char *glob = f->job->name_glob;
   char *re = xmalloc(strlen(glob) * 4 + 1);
-  size_t n = 0;
+  f->pieces = xmalloc(strlen(glob) * 2 + 2);
+  f->literal_glob = true;
+  f->piece_count = 0;
+  size_t n = 0, piece_bytes = 0;
+  bool in_piece = false;
   for (const char *p = glob; *p; p++) {
     if (*p == '*') {
       re[n++] = '.';
       re[n++] = '*';
-    } else if (*p == '.') {
+      if (in_piece) {
+        f->pieces[piece_bytes++] = '\0';
+        in_piece = false;
+      }
+      continue;
+    }
+    if (*p == '"') {
+      continue;
+    }
+    if (*p == '.') {
       memcpy(re + n, "[.]", 3);
       n += 3;
-    } else if (*p != '"') {
+    } else {
       re[n++] = *p;
     }
+    f->literal_glob = f->literal_glob && literal_in_regex(*p);
+    if (!in_piece) {
+      f->piece_count++;
+      in_piece = true;
+    }
+    f->pieces[piece_bytes++] = *p;
+  }
+  if (in_piece) {
+    f->pieces[piece_bytes++] = '\0';
   }
   re[n] = '\0';
   if (regcomp(&f->name_regex, re, 0) != 0) {
@@ -142,7 +177,21 @@ static void compile_name_regex(finder_t *f) {
 }
 
 static bool name_matches(finder_t *f, const char *name) {
-  return regexec(&f->name_regex, name, 0, NULL, 0) == 0;
+  if (!f->literal_glob) {
+    return regexec(&f->name_regex, name, 0, NULL, 0) == 0;
+  }
+  /* Each piece at its leftmost place after the previous one leaves the most room for the rest. */
+  const char *piece = f->pieces;
+  for (size_t i = 0; i < f->piece_count; i++) {
+    const char *at = strstr(name, piece);
+    if (at == NULL) {
+      return false;
+    }
+    size_t length = strlen(piece);
+    name = at + length;
+    piece += length + 1;
+  }
+  return true;
 }
 
 /* Reads up to READDIR_BATCH entries of the current directory; pfind's find_do_readdir. */
@@ -486,6 +535,7 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
     drain(&f);
   }
   regfree(&f.name_regex);
+  free(f.pieces);
   free(f.queue.items);
   free(f.excess.items);
   free(f.sends);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "hash.h"
 #include "ior_engine.h"
+#include "pattern.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -40,6 +41,7 @@ static void ior_easy_params(cmdline_t *cmd, ior_job_t *job, bool std_flags) {
     cmd_add(cmd, "-F");
   }
   job->seed = seed;
+  job->packet = packet_of_run();
   path_join(job->path, "%s/ior-easy/ior_file_easy", run.datadir);
   if (!parse_size(cfg_str("ior-easy", "transferSize"), &job->transfer) ||
       !parse_size(cfg_str("ior-easy", "blockSize"), &job->block)) {
@@ -59,6 +61,7 @@ static void ior_hard_params(cmdline_t *cmd, ior_job_t *job) {
           run.datadir, run.resdir);
   cmd_add(cmd, "-t %d -b %d -s %lld", IOR_HARD_TRANSFER, IOR_HARD_TRANSFER, segments);
   job->seed = seed;
+  job->packet = packet_of_run();
   path_join(job->path, "%s/ior-hard/file", run.datadir);
   job->transfer = job->block = IOR_HARD_TRANSFER;
   job->segments = segments > 0 ? (uint64_t)segments : 1;

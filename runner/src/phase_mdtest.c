@@ -6,6 +6,7 @@
 #include "config.h"
 #include "hash.h"
 #include "mdtest_engine.h"
+#include "pattern.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -20,6 +21,7 @@ static void easy_params(cmdline_t *cmd, md_job_t *job) {
   cmd_add(cmd, "-n %s -u -L -F -P -G %d -N 1 -d %s/mdtest-easy -x %s/mdtest-easy.stonewall",
           cfg_str("mdtest-easy", "n"), seed, run.datadir, run.resdir);
   job->seed = seed;
+  job->packet = packet_of_run();
   job->n = (uint64_t)cfg_int("mdtest-easy", "n", 1000000);
   job->unique_dir = true;
   job->stonewall_file = "mdtest-easy.stonewall";
@@ -34,6 +36,7 @@ static void hard_params(cmdline_t *cmd, md_job_t *job) {
   cmd_add(cmd, "-n %s -t -w %d -e %d -P -G=%d -N 1 -F -d %s/mdtest-hard -x %s/mdtest-hard.stonewall",
           cfg_str("mdtest-hard", "n"), MDTEST_HARD_BYTES, MDTEST_HARD_BYTES, seed, run.datadir, run.resdir);
   job->seed = seed;
+  job->packet = packet_of_run();
   job->n = (uint64_t)cfg_int("mdtest-hard", "n", 1000000);
   job->unique_dir = false;
   job->file_bytes = MDTEST_HARD_BYTES;

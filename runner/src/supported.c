@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "config.h"
+#include "pattern.h"
 #include "supported.h"
 #include "util.h"
 
@@ -40,10 +41,13 @@ bool check_supported_options(char *err, size_t err_len) {
     snprintf(err, err_len, "[global] io-buffers-on-gpu = TRUE is not supported: io500-runner uses host memory.");
     return false;
   }
-  if (strcmp(cfg_str("global", "dataPacketType"), "timestamp") != 0) {
+  packet_t packet;
+  if (!packet_parse(cfg_str("global", "dataPacketType"), &packet)) {
+    const char *value = cfg_str("global", "dataPacketType");
     snprintf(err, err_len,
-             "[global] dataPacketType = %s is not supported: io500-runner writes the default \"timestamp\" data.",
-             cfg_str("global", "dataPacketType"));
+             "[global] dataPacketType = %s is not a packet type: use timestamp (the default), offset, "
+             "incompressible or random (IOR and mdtest read the first letter).",
+             value ? value : "(empty)");
     return false;
   }
   if (cfg_str("debug", "pause-dir")) {

@@ -301,6 +301,68 @@ def test_corrupted_data_is_detected_by_the_read_phases(corrupted_run: Run) -> No
     assert warning.startswith(f"; WARNING {RANKS * 5} operations")
 
 
+@pytest.fixture(scope="module", params=["offset", "incompressible", "random"])
+def packet_run(
+    request: pytest.FixtureRequest, built: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Run]:
+    """A run with another IOR data packet. The drop-caches command (run before every phase) hard-links
+    rank 0's ior-easy file into keep/, so its bytes survive the cleanup for the test to read."""
+    packet = request.param
+    root = tmp_path_factory.mktemp(f"packet-{packet}")
+    keep = root / "keep"
+    keep.mkdir()
+    script = root / "keep.sh"
+    script.write_text(
+        f"""#!/bin/sh
+f={root}/data/{TIMESTAMP}/ior-easy/ior_file_easy.00000000
+[ -f "$f" ] && [ ! -e {keep}/ior_file_easy.00000000 ] && ln "$f" {keep}/ 2>/dev/null
+exit 0
+"""
+    )
+    script.chmod(0o755)
+    return packet, run_benchmark(
+        root, f"dataPacketType = {packet}\ndrop-caches = TRUE\ndrop-caches-cmd = {script}\n"
+    )
+
+
+def test_every_data_packet_type_is_written_and_verified_like_ior(packet_run: tuple[str, Run]) -> None:
+    # IOR and mdtest update the buffer before every write for these packets (offset stamps every 4 KiB,
+    # or a whole new random block) and check every word on read; a clean run has no error.
+    packet, run = packet_run
+    result = sections(run.resdir / "result.txt")
+    exe = {phase: pairs(lines).get("exe", "") for phase, lines in result.items()}
+    for phase in ("ior-easy-write", "ior-hard-read", "mdtest-hard-write", "mdtest-hard-read"):
+        assert f"--dataPacketType={packet}" in exe[phase], exe[phase]
+    text = (run.resdir / "result.txt").read_text()
+    assert "Errors (" not in text
+    assert "failed or read wrong data" not in text
+    assert mdtest_items(run.resdir, "mdtest-hard-read") == mdtest_items(run.resdir, "mdtest-hard-write")
+    kept = run.resdir.parents[1] / "keep" / "ior_file_easy.00000000"
+    if packet != "offset":
+        return
+    # The offset packet: the timestamp words, except that the first word of every 4 KiB holds
+    # (uint32)(file offset of the transfer) * k | rank << 32 for the k-th 4 KiB of the transfer.
+    seed = int(OFFICIAL_SEEDS["ior-easy"].split()[-1])
+    transfer = TRANSFER_MIB * 2**20
+    data = kept.read_bytes()
+    assert len(data) >= 2 * transfer
+    for t in (0, 1, len(data) // transfer - 1):
+        words = memoryview(data)[t * transfer : (t + 1) * transfer].cast("Q")
+        for i in (0, 1, 511, 512, 513, 1024, len(words) - 1):
+            if i % 512 == 0:
+                expected = ((t * transfer) & 0xFFFFFFFF) * (i // 512 + 1) & 0xFFFFFFFF
+            else:
+                expected = (seed + i) & 0xFFFFFFFFFFFFFFFF  # rank 0: no rank bits
+            assert words[i] == expected, (t, i)
+
+
+def test_an_unknown_data_packet_type_is_refused(built: Path, tmp_path: Path) -> None:
+    ini = write_ini(tmp_path / "config.ini", tmp_path, extra_global="dataPacketType = zeros\n")
+    done = mpirun([str(ini)])
+    assert done.returncode == 2
+    assert "[global] dataPacketType = zeros is not a packet type" in done.stderr
+
+
 def test_create_phases_run_the_sync_command_on_every_rank_like_mdtest(corrupted_run: Run) -> None:
     # mdtest -Y: POSIX_Sync calls system("sync") on every rank at the end of each create phase, inside
     # the timed region: mdtest-easy-write and mdtest-hard-write, so two calls per rank.
