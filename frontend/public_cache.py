@@ -47,8 +47,9 @@ _MARK = "_public_cache_seconds"
 # Headers that describe the stored body; everything else is set afresh by the outer middleware.
 _STORED_HEADERS = ("Content-Type", "Cache-Control", "Vary", "X-Frame-Options", "Content-Language")
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
-# Where a marked response can come from (the views that call mark_public). Elsewhere (submission
-# pages, the API, health checks) a request goes straight on, without two useless cache reads.
+# Where a marked response that depends on nothing but the cache generations can come from (the views
+# that call mark_public). Elsewhere, apart from FINGERPRINTED_PATHS (the API, health checks, forms),
+# a request goes straight on, without two useless cache reads.
 PUBLIC_PATHS = _lazy_re_compile(
     r"^/(?:$|lists/|history/$|charts/(?:history/|radar/|systems/\d+/history\.json$))"
 )
