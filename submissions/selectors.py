@@ -24,6 +24,11 @@ from submissions.models import (
 )
 
 COMMITTEE_PERMISSION = "submissions.view_submission"
+# A link to an unpublished submission shared too early lands here, so say why and who can see it.
+NOT_VISIBLE_MESSAGE = (
+    "There is no submission with this number that you may see: it does not exist, or it is not "
+    "published yet. Its submitter and the IO500 committee see it once logged in."
+)
 
 _SEVERITY_ORDER: dict[str, int] = {
     Finding.Severity.ERROR: 0,
@@ -79,7 +84,7 @@ def submission_get_visible(*, user: User | AnonymousUser, pk: int) -> Submission
     )
     submission = rows.filter(pk=pk).first()
     if submission is None:
-        raise Http404("No such submission.")
+        raise Http404(NOT_VISIBLE_MESSAGE)
     return submission
 
 
@@ -119,7 +124,7 @@ def submission_get_status(*, user: User | AnonymousUser, pk: int) -> Submission:
     """Only the row, for the frequent status polls."""
     submission = submission_visible_queryset(user=user).filter(pk=pk).first()
     if submission is None:
-        raise Http404("No such submission.")
+        raise Http404(NOT_VISIBLE_MESSAGE)
     return submission
 
 

@@ -161,3 +161,13 @@ def test_logging_in_leads_to_my_submissions(client: Any, submitter: Any) -> None
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
     assert response["Location"] == reverse("submissions:mine")
+
+
+def test_an_unpublished_submission_tells_a_visitor_why_it_cannot_be_seen(
+    client: Any, verified: Submission
+) -> None:
+    page = client.get(reverse("submissions:detail", args=[verified.pk]))
+    assert page.status_code == 404
+    text = page.content.decode()
+    assert "not published yet" in text
+    assert "Its submitter and the IO500 committee see it once logged in." in text
