@@ -11,40 +11,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Sum, Value
+from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.functions import Coalesce, NullIf
 
 from frontend.chart_kinds import MAIN_KINDS, TEN_NODE_KINDS
 from registry.models import ListEntry, ListKind, ListSnapshot
-from scoring.model import SCORED_PHASES
+from registry.selectors import recorded_or
 from submissions.models import PhaseResult, Result, StorageSystem, Submission
+from submissions.selectors import phase_values as phase_values
 from submissions.selectors import release_out_of_embargo_q, submission_visible_queryset
-
-# io500.org's list rows carry the phase values under these names (find: "mixed" from SC19 on).
-PUBLISHED_PHASE_FIELDS: dict[str, tuple[str, ...]] = {
-    "ior-easy-write": ("ior_easy_write",),
-    "ior-hard-write": ("ior_hard_write",),
-    "ior-easy-read": ("ior_easy_read",),
-    "ior-hard-read": ("ior_hard_read",),
-    "mdtest-easy-write": ("mdtest_easy_write",),
-    "mdtest-hard-write": ("mdtest_hard_write",),
-    "find": ("find_mixed", "find_easy"),
-    "mdtest-easy-stat": ("mdtest_easy_stat",),
-    "mdtest-hard-stat": ("mdtest_hard_stat",),
-    "mdtest-easy-delete": ("mdtest_easy_delete",),
-    "mdtest-hard-read": ("mdtest_hard_read",),
-    "mdtest-hard-delete": ("mdtest_hard_delete",),
-}
 
 ENTRY_FIELDS = {
     "release": F("snapshot__release__name"),
     "release_slug": F("snapshot__release__slug"),
     "release_date": F("snapshot__release__publication_date"),
     "kind": F("snapshot__kind"),
-    "system": F("submission__storage_system__name"),
+    "system": recorded_or("system", "submission__storage_system__name"),
     "system_id": F("submission__storage_system_id"),
-    "institution": F("submission__storage_system__institution__name"),
-    "filesystem": F("submission__storage_system__filesystem_type"),
+    "institution": recorded_or("institution", "submission__storage_system__institution__name"),
+    "filesystem": recorded_or("filesystem", "submission__storage_system__filesystem_type"),
     # The vendor this submission declared, else the one first recorded for its system (as the lists do).
     "vendor": Coalesce(
         NullIf("submission__system__storage_vendor", Value("")), "submission__storage_system__vendor"
@@ -93,47 +78,6 @@ def snapshot_top(*, snapshot: ListSnapshot, count: int) -> list[dict[str, Any]]:
 
 def snapshot_submission_ids(*, snapshot_id: int) -> list[int]:
     return list(ListEntry.objects.filter(snapshot_id=snapshot_id).values_list("submission_id", flat=True))
-
-
-def phase_values(*, submission_ids: Iterable[int]) -> dict[int, dict[str, float]]:
-    """The 12 scored phase values of each submission (two queries whatever the count).
-
-    The re-verified primary run wins; imported history without raw files falls back to the values
-    io500.org published for it.
-    """
-    ids = list(set(submission_ids))
-    values: dict[int, dict[str, float]] = {pk: {} for pk in ids}
-    measured = PhaseResult.objects.filter(
-        result__submission_id__in=ids, result__is_primary=True, name__in=SCORED_PHASES, value__isnull=False
-    ).values_list("result__submission_id", "name", "value")
-    for pk, name, value in measured:
-        if value is not None:
-            values[pk][name] = float(value)
-    # Only runs missing phases need io500.org's record (a large JSON document per submission).
-    incomplete = [pk for pk, phases in values.items() if len(phases) < len(SCORED_PHASES)]
-    if not incomplete:
-        return values
-    published = Submission.objects.filter(pk__in=incomplete).values_list("pk", "published_record")
-    for pk, record in published:
-        if not isinstance(record, dict):
-            continue
-        for phase, names in PUBLISHED_PHASE_FIELDS.items():
-            if phase in values[pk]:
-                continue
-            number = next(
-                (_positive(record.get(name)) for name in names if _positive(record.get(name))), None
-            )
-            if number is not None:
-                values[pk][phase] = number
-    return values
-
-
-def _positive(raw: Any) -> float | None:
-    try:
-        number = float(raw)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 @dataclass(frozen=True)
@@ -210,47 +154,42 @@ def primary_configs(*, submission_ids: Iterable[int]) -> dict[int, dict[str, Any
 
 
 def context_snapshot_for(*, submission_id: int, release_id: int | None) -> dict[str, Any] | None:
-    """The list a submission's phases are compared with: the newest published ranked list holding it,
-    else its release's main list, else the newest main list (at most three small queries)."""
+    """The list a submission's phases are compared with, its own release's first: a ranked list of
+    its release holding it, else its release's main list, else its release's reconstructed Full list
+    (marked so); failing those, the newest ranked list holding it, else the newest main list. Two
+    queries at most: each step picks the first of its choices by a preference order."""
     ranked = [kind.value for kind in MAIN_KINDS + TEN_NODE_KINDS]
-    holding = (
-        ListEntry.objects.filter(
-            release_out_of_embargo_q("snapshot__"),
-            submission_id=submission_id,
-            snapshot__status=ListSnapshot.Status.PUBLISHED,
-            snapshot__kind__in=ranked,
-        )
-        .order_by("-snapshot__release__publication_date", "snapshot__kind")
-        .values("snapshot_id", "snapshot__kind", "snapshot__release__name")
-        .first()
+    main = [kind.value for kind in MAIN_KINDS]
+    holding = Q(kind__in=ranked, entries__submission_id=submission_id)
+    reconstructed = Q(kind=ListKind.FULL, provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+    preference = Case(
+        When(holding, then=Value(0)),
+        When(kind__in=main, then=Value(1)),
+        default=Value(2),
+        output_field=IntegerField(),
     )
-    if holding is not None:
-        return _snapshot_ref(dict(holding))
-    main = ListSnapshot.objects.filter(
-        release_out_of_embargo_q(),
-        status=ListSnapshot.Status.PUBLISHED,
-        kind__in=[kind.value for kind in MAIN_KINDS],
-    ).order_by("-release__publication_date", "kind")
-    fields = ("id", "kind", "release__name")
-    same_release = main.filter(release_id=release_id).values(*fields).first() if release_id else None
-    newest = same_release or main.values(*fields).first()
-    if newest is None:
-        return None
-    return _snapshot_ref(
-        {
-            "snapshot_id": newest["id"],
-            "snapshot__kind": newest["kind"],
-            "snapshot__release__name": newest["release__name"],
-        }
-    )
+    published = ListSnapshot.objects.filter(release_out_of_embargo_q(), status=ListSnapshot.Status.PUBLISHED)
+    fields = ("id", "kind", "release__name", "provenance")
+    steps = [published.filter(holding | Q(kind__in=main)).order_by(preference, "-release__publication_date")]
+    if release_id:
+        own = published.filter(Q(release_id=release_id) & (holding | Q(kind__in=main) | reconstructed))
+        steps.insert(0, own.order_by(preference, "kind"))
+    for query in steps:
+        found = query.values(*fields).first()
+        if found is not None:
+            return _snapshot_ref(found)
+    return None
 
 
 def _snapshot_ref(row: dict[str, Any]) -> dict[str, Any]:
-    kind = row["snapshot__kind"]
+    kind = row["kind"]
+    reconstructed = row["provenance"] == ListSnapshot.Provenance.RECONSTRUCTED
     return {
-        "id": row["snapshot_id"],
+        "id": row["id"],
         "kind": kind,
-        "title": f"{row['snapshot__release__name']} {ListKind(kind).label}",
+        "title": f"{row['release__name']} {ListKind(kind).label}"
+        + (" (reconstructed)" if reconstructed else ""),
+        "reconstructed": reconstructed,
     }
 
 

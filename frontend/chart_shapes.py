@@ -41,6 +41,7 @@ def entry_point(row: Mapping[str, Any]) -> dict[str, Any]:
         "institution": row.get("institution") or "",
         "filesystem": row.get("filesystem") or "",
         "vendor": row.get("vendor") or "",
+        **({"reconstructed": True} if row.get("reconstructed") else {}),
     }
 
 

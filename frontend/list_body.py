@@ -24,7 +24,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from frontend.list_context import PAGE_PARAMS, list_context
+from frontend.list_context import PAGE_PARAMS, home_context, list_context
 from frontend.public_cache import mark_public
 from registry.list_rows import LIST_CACHE_SECONDS
 from registry.models import ListSnapshot, Release
@@ -74,6 +74,8 @@ def list_body_render(
 ) -> ListBody:
     context = list_context(params, release=release, kind=kind, snapshot=snapshot)
     context["is_home"] = is_home
+    if is_home:
+        context.update(home_context(release))
     html = SafeString(render_to_string(BODY_TEMPLATE, context))
     return ListBody(
         title=f"{release.name} {context['kind_label']} list",

@@ -11,13 +11,22 @@ from typing import Any
 
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import timezone
 
 from frontend.chart_kinds import RANKED_CHART_KINDS
 from frontend.list_table import rows_html
 from registry.list_rows import ROW_PARAMS, list_rows_cached
-from registry.membership import ONE_PER_SYSTEM_KINDS
+from registry.membership import ONE_PER_SYSTEM_KINDS, PRODUCTION_KINDS, RESEARCH_KINDS, TEN_NODE_KINDS
 from registry.models import KIND_ORDER, ListKind, ListSnapshot, Release
-from registry.selectors import list_facets, release_list, release_published_kinds, snapshot_versions
+from registry.selectors import (
+    list_facets,
+    recorded_list_changes,
+    release_list,
+    release_published_kinds,
+    releases_after,
+    releases_open,
+    snapshot_versions,
+)
 
 
 @dataclass(frozen=True)
@@ -59,12 +68,73 @@ def kind_label(kind: str) -> str:
     return str(ListKind(kind).label)
 
 
-def empty_message(release: Release, kind: str, has_filters: bool) -> str:
+def empty_message(release: Release, kind: str, has_filters: bool, *, published: bool) -> str:
     if has_filters:
         return "No entry of this list matches the search and filters."
-    if kind in release.list_kinds:
-        return f"The {kind_label(kind)} list of {release.name} has not been published."
-    return f"No {kind_label(kind)} list was published for {release.name}."
+    if published:
+        return f"The {kind_label(kind)} list of {release.name} has no entries."
+    if kind not in release.list_kinds:
+        return f"No {kind_label(kind)} list was published for {release.name}."
+    under_embargo = release.embargo_end is not None and release.embargo_end > timezone.now()
+    committee_run = ListSnapshot.objects.filter(
+        release=release, provenance=ListSnapshot.Provenance.PUBLISHED_HERE
+    ).exists()
+    if release.publication_date > timezone.localdate() or under_embargo or committee_run:
+        return f"The {kind_label(kind)} list of {release.name} has not been published yet."
+    return unpublished_reason(release, kind)
+
+
+def unpublished_reason(release: Release, kind: str) -> str:
+    """Why a past release's list is not shown: what is missing from the public data."""
+    missing = (
+        f"io500.org's {kind_label(kind)} list of {release.name} is not in any public file, and the "
+        "registry does not rebuild it: "
+    )
+    if kind in PRODUCTION_KINDS:
+        return missing + (
+            "only the committee's decisions put a run on it (a production system, rated Fully "
+            "Reproducible), and those decisions are not public."
+        )
+    if kind in RESEARCH_KINDS or kind == ListKind.IO500:
+        return missing + (
+            "a new run belongs on it only once the committee has decided it is not a Production "
+            "run, and io500.org's published lists end with SC24. The Full and Historical lists of "
+            "this release are reconstructed from the public data."
+        )
+    if kind in TEN_NODE_KINDS:
+        return missing + (
+            "it needs each run's client-node count, which io500.org's public list data does not "
+            "hold for most entries, and the committee's list decisions."
+        )
+    return missing + "the public data does not hold what it needs."
+
+
+def home_context(release: Release) -> dict[str, Any]:
+    """What home says above its list: the open call, and the releases newer than the home list."""
+    newer = releases_after(release)
+    reconstructed = {
+        (name, kind)
+        for name, kind in ListSnapshot.objects.filter(
+            release__in=newer, provenance=ListSnapshot.Provenance.RECONSTRUCTED
+        ).values_list("release__name", "kind")
+    }
+    return {
+        "open_releases": list(releases_open()),
+        "newer_releases": [
+            {
+                "release": later,
+                "lists": [
+                    {
+                        "label": kind_label(kind),
+                        "url": reverse("frontend:list", kwargs={"release": later.slug, "kind": kind}),
+                    }
+                    for kind in (ListKind.FULL, ListKind.HISTORICAL)
+                    if (later.name, kind.value) in reconstructed
+                ],
+            }
+            for later in newer
+        ],
+    }
 
 
 def tabs(release: Release, current: str) -> list[dict[str, Any]]:
@@ -141,9 +211,10 @@ def list_context(
         "w_bw": params.get("w_bw", ""),
         "w_md": params.get("w_md", ""),
         "has_filters": has_filters,
-        "empty_message": empty_message(release, kind, has_filters),
+        "empty_message": empty_message(release, kind, has_filters, published=snapshot is not None),
         "is_home": False,
         "show_radar": False,
+        "recorded_changes": recorded_list_changes(release=release, kind=kind),
     }
     if snapshot is None:
         return context

@@ -25,6 +25,7 @@ from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, pa
 from frontend.public_cache import mark_public, mark_public_if_anonymous
 from frontend.snapshot_digest import LEADERS_TOP, digest_overview
 from registry.list_rows import LIST_CACHE_SECONDS
+from registry.versions import declared_breaks, phase_breaks_between, version_tag
 
 HISTORY_TABLE_TOP = LEADERS_TOP
 
@@ -90,9 +91,31 @@ def compare_page(request: HttpRequest) -> HttpResponse:
             "configs_compared": sum(data["config_known"]),
             "config_headers": list(zip(data["submissions"], data["config_known"], strict=True)),
             "metric_rows": [_cells(row, data["submissions"]) for row in data["metrics"] + data["phases"]],
+            "version_warnings": version_warnings(data["submissions"]),
         }
     )
     return render(request, "frontend/pages/compare.html", context)
+
+
+def version_warnings(submissions: list[dict[str, Any]]) -> list[str]:
+    """Sentences naming each phase whose values the IO500 project declared not comparable between
+    the versions of these submissions."""
+    versions = [submission["version"] for submission in submissions]
+    warnings = []
+    for rule, first, second in phase_breaks_between(
+        versions, phases={rule.phase for rule in declared_breaks()}
+    ):
+        holders = {
+            tag: ", ".join(
+                submission["label"] for submission in submissions if version_tag(submission["version"]) == tag
+            )
+            for tag in (first, second)
+        }
+        warnings.append(
+            f"{rule.phase} is not comparable between {first} ({holders[first]}) and {second} "
+            f"({holders[second]}): the IO500 project changed what it measures in {rule.changed_in}."
+        )
+    return warnings
 
 
 def _cells(row: dict[str, Any], submissions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,8 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 
+from frontend.chart_kinds import MAIN_KINDS
 from frontend.chart_selectors import ENTRY_FIELDS, phase_values
 from frontend.chart_shapes import (
     entry_point,
@@ -30,14 +31,15 @@ from frontend.chart_shapes import (
     share_name,
     trend_part,
 )
-from registry.models import ListEntry, ListSnapshot
+from registry.models import ListEntry, ListKind, ListSnapshot
 from submissions.selectors import release_out_of_embargo_q
 
 # Bump when the stored shape changes: digests of another version are recomputed on their next read.
-DIGEST_VERSION = 2
+DIGEST_VERSION = 4
 # Each list's leaders are stored for the history page's table, which shows them without the chart.
 LEADERS_TOP = 10
 POINT_UNITS = {"bw": "GiB/s", "md": "kIOPS"}
+MAIN_KIND_VALUES = frozenset(kind.value for kind in MAIN_KINDS)
 SHARE_DIMENSIONS = ("filesystem", "vendor")
 
 
@@ -80,21 +82,71 @@ def digest_of(rows: list[dict[str, Any]], medians: dict[str, float | None]) -> D
     return Digest(points_text=json.dumps(points, separators=(",", ":"), allow_nan=False), summary=summary)
 
 
+RECONSTRUCTED_SUFFIX = " (reconstructed)"
+
+
+def chart_release_label(name: str, provenance: str) -> str:
+    """How a chart names a release: a reconstructed one says so in its legend, axis and tooltip."""
+    return name + RECONSTRUCTED_SUFFIX if provenance == ListSnapshot.Provenance.RECONSTRUCTED else name
+
+
+def best_per_system(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A reconstructed Full list as the charts draw it: each storage system's best run, re-ranked,
+    every point marked reconstructed (no IO500 committee ranked these runs)."""
+    seen: set[int] = set()
+    kept: list[dict[str, Any]] = []
+    for row in rows:
+        if row["system_id"] is not None and row["system_id"] in seen:
+            continue
+        seen.add(row["system_id"])
+        kept.append(
+            {
+                **row,
+                "rank": len(kept) + 1,
+                "reconstructed": True,
+                "release": chart_release_label(row["release"], ListSnapshot.Provenance.RECONSTRUCTED),
+            }
+        )
+    return kept
+
+
 def digests_compute(snapshot_ids: list[int]) -> dict[int, Digest]:
-    """The digests of these snapshots from their entries (three queries whatever their number)."""
+    """The digests of these snapshots from their entries (four queries whatever their number)."""
     rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    reconstructed = set(
+        ListSnapshot.objects.filter(
+            pk__in=snapshot_ids, provenance=ListSnapshot.Provenance.RECONSTRUCTED
+        ).values_list("pk", flat=True)
+    )
     entries = (
         ListEntry.objects.filter(snapshot_id__in=snapshot_ids)
         .order_by("snapshot_id", "rank")
         .annotate(**ENTRY_FIELDS)
-        .values("snapshot_id", "rank", "score", "bw", "md", "submission_id", *ENTRY_FIELDS.keys())
+        .values(
+            "snapshot_id",
+            "rank",
+            "score",
+            "bw",
+            "md",
+            "submission_id",
+            *ENTRY_FIELDS.keys(),
+            new_here=Q(submission__release_id=F("snapshot__release_id")),
+        )
     )
     for entry in entries:
         rows[entry["snapshot_id"]].append(entry)
-    values = phase_values(submission_ids={row["submission_id"] for group in rows.values() for row in group})
+    compared: dict[int, list[dict[str, Any]]] = defaultdict(list, rows)
+    for pk in reconstructed:
+        # Medians compare a run with the whole rebuilt list; the charts draw only the runs new in
+        # this release, since the rebuilt lists of later releases repeat every earlier run.
+        compared[pk] = best_per_system(rows[pk])
+        rows[pk] = [row for row in compared[pk] if row["new_here"]]
+    values = phase_values(
+        submission_ids={row["submission_id"] for group in compared.values() for row in group}
+    )
     digests = {}
     for pk in snapshot_ids:
-        members = {row["submission_id"] for row in rows[pk]}
+        members = {row["submission_id"] for row in compared[pk]}
         digests[pk] = digest_of(rows[pk], phase_medians({sid: values[sid] for sid in members}))
     return digests
 
@@ -122,9 +174,17 @@ def digests_refresh(*, kinds: Iterable[str]) -> int:
 
 
 def _charted_snapshots(kinds: Iterable[str]) -> QuerySet[ListSnapshot]:
-    return ListSnapshot.objects.filter(
-        release_out_of_embargo_q(), status=ListSnapshot.Status.PUBLISHED, kind__in=list(kinds)
-    ).order_by("release__publication_date", "kind")
+    """The published lists of these kinds; for the main lists, releases that have none (io500.org's
+    lists after SC24 are not public) are drawn from their reconstructed Full list, marked so."""
+    kinds = list(kinds)
+    published = ListSnapshot.objects.filter(release_out_of_embargo_q(), status=ListSnapshot.Status.PUBLISHED)
+    chosen = Q(kind__in=kinds)
+    if set(kinds) & MAIN_KIND_VALUES:
+        with_main = published.filter(kind__in=MAIN_KIND_VALUES).values("release_id")
+        chosen |= Q(kind=ListKind.FULL, provenance=ListSnapshot.Provenance.RECONSTRUCTED) & ~Q(
+            release_id__in=with_main
+        )
+    return published.filter(chosen).order_by("release__publication_date", "kind")
 
 
 def _digested_snapshots(kinds: Iterable[str]) -> QuerySet[ListSnapshot]:
@@ -163,6 +223,7 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
         "chart_digest__unplotted",
         "chart_digest__filesystems",
         "chart_digest__score_range",
+        "provenance",
         release_name=F("release__name"),
         points_text=F("chart_points"),
     )
@@ -176,8 +237,9 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
         unplotted = snapshot["chart_digest__unplotted"] or []
         if text != "[]":
             fragments.append(text[1:-1])
-        if (text != "[]" or unplotted) and snapshot["release_name"] not in releases:
-            releases.append(snapshot["release_name"])
+        label = chart_release_label(snapshot["release_name"], snapshot["provenance"])
+        if (text != "[]" or unplotted) and label not in releases:
+            releases.append(label)
         left_out += len(unplotted)
         filesystems.update(snapshot["chart_digest__filesystems"] or [])
         if snapshot["chart_digest__score_range"]:
@@ -225,20 +287,23 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
 def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
     """release_trends() of every entry of these kinds, merged from each list's stored trend part."""
     summaries = _digested_snapshots(kinds).values_list(
-        "release__name", "release__publication_date", "chart_digest__trend"
+        "release__name", "provenance", "release__publication_date", "chart_digest__trend"
     )
-    return release_trends_of_parts((name, date.isoformat(), part) for name, date, part in summaries)
+    return release_trends_of_parts(
+        (chart_release_label(name, provenance), date.isoformat(), part)
+        for name, provenance, date, part in summaries
+    )
 
 
 def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
     """release_shares() of every entry of these kinds, from each list's stored name counts."""
     summaries = _digested_snapshots(kinds).values_list(
-        "release__name", "release__publication_date", f"chart_digest__names__{by}"
+        "release__name", "provenance", "release__publication_date", f"chart_digest__names__{by}"
     )
     return release_shares_of_counts(
         (
-            (name, date.isoformat(), label, count)
-            for name, date, counts in summaries
+            (chart_release_label(name, provenance), date.isoformat(), label, count)
+            for name, provenance, date, counts in summaries
             for label, count in (counts or {}).items()
         ),
         by=by,

@@ -95,19 +95,24 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
         response: HttpResponse = JsonResponse(list_payload(snapshot, result), json_dumps_params={"indent": 1})
     else:
         response = HttpResponse(
-            rows_csv(result.rows, with_custom=result.weights is not None), content_type="text/csv"
+            rows_csv(result.rows, with_custom=result.weights is not None, provenance=snapshot.provenance),
+            content_type="text/csv",
         )
+    response["X-List-Provenance"] = snapshot.provenance
     response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
     return response
 
 
-def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool) -> str:
-    fields = ROW_FIELDS + (CUSTOM_FIELDS if with_custom else ())
+def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
+    """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
+    for io500.org's once a spreadsheet has lost the file name."""
+    fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({name: "" if row.get(name) is None else row[name] for name in fields})
+        cells = {name: "" if row.get(name) is None else row[name] for name in fields}
+        writer.writerow({**cells, "list_provenance": provenance})
     return buffer.getvalue()
 
 

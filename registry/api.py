@@ -55,6 +55,21 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.CharField()
     published_at = serializers.DateTimeField(allow_null=True)
     correction_reason = serializers.CharField()
+    provenance = serializers.ChoiceField(
+        choices=["recorded", "reconstructed", "published_here"],
+        help_text=(
+            "recorded: as io500.org published it; reconstructed: rebuilt by this registry from the "
+            "public raw data with its own rules (not an official list); published_here: published by "
+            "this registry's committee."
+        ),
+    )
+    provenance_label = serializers.CharField()
+    official = serializers.BooleanField(
+        help_text="False for a reconstructed list, which no IO500 committee published."
+    )
+    data_source = serializers.CharField(
+        help_text="The public files the entries come from, and what they lack."
+    )
     custom_weights = serializers.DictField(child=serializers.FloatField(), allow_null=True)
     count = serializers.IntegerField()
     rows = ListRowSerializer(many=True)

@@ -61,6 +61,15 @@ class Release(models.Model):
         help_text="Until then the release's new submissions and lists are visible to the committee only.",
     )
     list_kinds = models.JSONField(default=list, help_text="The ListKind values this release publishes.")
+    accepted_versions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=(
+            "The IO500 version tags (as git names them, e.g. isc23 or sc24_v1) whose results this "
+            "release accepts; a run of another version gets a warning. Empty: not known."
+        ),
+    )
+    versions_source = models.TextField(blank=True, help_text="Where the accepted versions were found.")
     rules_from = models.ForeignKey(
         "self",
         null=True,
@@ -92,6 +101,13 @@ class ListSnapshot(models.Model):
         PUBLISHED = "published", "Published"
         SUPERSEDED = "superseded", "Superseded"
 
+    class Provenance(models.TextChoices):
+        """Where a list comes from; every page, download and API answer of a list says it."""
+
+        RECORDED = "recorded", "Recorded as io500.org published it"
+        RECONSTRUCTED = "reconstructed", "Reconstructed here from the public data by the registry's rules"
+        PUBLISHED_HERE = "published_here", "Published here by the registry's committee"
+
     release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="snapshots")
     kind = models.CharField(max_length=32, choices=ListKind.choices)
     version = models.PositiveIntegerField(default=1)
@@ -99,6 +115,12 @@ class ListSnapshot(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     description = models.TextField(blank=True)
     correction_reason = models.TextField(blank=True)
+    provenance = models.CharField(
+        max_length=16, choices=Provenance.choices, default=Provenance.PUBLISHED_HERE
+    )
+    source = models.TextField(
+        blank=True, help_text="The public files the entries were taken from, and what they do not hold."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -139,7 +161,16 @@ class ListSnapshot(models.Model):
         if stored is None or stored.status == self.Status.DRAFT:
             return
         # A published snapshot may only be marked superseded (by a correction); nothing else moves.
-        frozen_fields = ("release_id", "kind", "version", "label", "description", "published_at")
+        frozen_fields = (
+            "release_id",
+            "kind",
+            "version",
+            "label",
+            "description",
+            "published_at",
+            "provenance",
+            "source",
+        )
         changed = [name for name in frozen_fields if getattr(stored, name) != getattr(self, name)]
         status_ok = stored.status == self.status or (
             stored.status == self.Status.PUBLISHED and self.status == self.Status.SUPERSEDED
@@ -163,6 +194,10 @@ class ListEntry(models.Model):
     score = models.FloatField()
     bw = models.FloatField(null=True)
     md = models.FloatField(null=True)
+    # A recorded list keeps what io500.org printed for the entry (names, phase values) and how the
+    # import joined it to a run: the list shows io500.org's names even where the run's files say
+    # otherwise (renamed systems, typos fixed later).
+    recorded = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["snapshot", "rank"]
@@ -180,3 +215,38 @@ class ListEntry(models.Model):
         if self.snapshot.is_frozen:
             raise FrozenSnapshotError(f"{self.snapshot} is published; its entries cannot change.")
         return super().delete(*args, **kwargs)
+
+
+class RecordedListChange(models.Model):
+    """A change io500.org made to one of its lists after publishing it, as a public SQL patch says.
+
+    Only some lists of ISC22 and later were ever changed in public files, and mostly lists whose
+    entries are not public at all (ISC23 Production): the change is kept as it is written, with
+    its file, so the list page can say what is known of a list the registry cannot show.
+    """
+
+    class Action(models.TextChoices):
+        ADDED = "added", "Added"
+        REMOVED = "removed", "Removed"
+
+    release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="recorded_changes")
+    kind = models.CharField(max_length=32, choices=ListKind.choices)
+    action = models.CharField(max_length=8, choices=Action.choices)
+    io500_table = models.CharField(max_length=64, help_text="io500.org's table, e.g. list_isc23_production.")
+    io500_submission_id = models.PositiveIntegerField(null=True, blank=True)
+    io500_row_id = models.PositiveIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    source_file = models.CharField(max_length=255)
+    source_commit = models.CharField(max_length=40)
+    committed_on = models.DateField()
+    statement = models.TextField(help_text="The SQL statement as the file has it.")
+    effect = models.TextField(blank=True, help_text="What is known of whether the statement took effect.")
+
+    class Meta:
+        ordering = ["release__publication_date", "kind", "committed_on", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["source_file", "statement"], name="unique_recorded_change")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.release} {self.kind}: {self.action} {self.io500_submission_id or self.io500_row_id}"

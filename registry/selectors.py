@@ -5,17 +5,17 @@ from __future__ import annotations
 import datetime
 import math
 
-from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, F, Min, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from registry.membership import Candidate
-from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, Release
+from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
 from submissions.models import ListCategory, Result, ReviewState, Submission
 
 VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
-HOME_KINDS = (ListKind.PRODUCTION, ListKind.IO500)
+HOME_KINDS = (ListKind.PRODUCTION, ListKind.RESEARCH, ListKind.IO500)
 # Uploads the committee accepted (or that are on a published list already) may be listed.
 LISTABLE_STATES = (ReviewState.ACCEPTED, ReviewState.PUBLISHED)
 
@@ -78,18 +78,45 @@ def seconds_until_next_embargo_end(*, cap: int) -> int:
 
 
 def snapshot_home() -> ListSnapshot | None:
-    """The newest published production list, or the newest IO500 list before production lists existed."""
-    for kind in HOME_KINDS:
-        snapshot = (
-            visible_snapshots()
-            .filter(kind=kind, status=ListSnapshot.Status.PUBLISHED)
-            .select_related("release")
-            .order_by("-release__publication_date", "-version")
-            .first()
-        )
-        if snapshot is not None:
-            return snapshot
-    return None
+    """The newest official ranked list: of the newest release that has one, its Production list,
+    else its Research list, else its IO500 list. Reconstructed lists are never the home list."""
+    official = (
+        visible_snapshots()
+        .filter(kind__in=HOME_KINDS, status=ListSnapshot.Status.PUBLISHED)
+        .exclude(provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .select_related("release")
+    )
+    newest = official.order_by("-release__publication_date").first()
+    if newest is None:
+        return None
+    same_release = {snapshot.kind: snapshot for snapshot in official.filter(release=newest.release)}
+    # The newest version of each kind is the one published (older ones are superseded).
+    return next(same_release[kind] for kind in HOME_KINDS if kind in same_release)
+
+
+def releases_after(release: Release) -> list[Release]:
+    """Past releases newer than `release` (home says what is known of them)."""
+    return list(
+        Release.objects.filter(
+            publication_date__gt=release.publication_date, publication_date__lte=timezone.localdate()
+        ).order_by("publication_date")
+    )
+
+
+def release_open_q() -> Q:
+    """A release is open for submissions until its deadline (its publication day when it has none)."""
+    today = timezone.localdate()
+    without_deadline = Q(submission_deadline__isnull=True, publication_date__gte=today)
+    return Q(submission_deadline__gte=today) | without_deadline
+
+
+def releases_open() -> QuerySet[Release]:
+    return Release.objects.filter(release_open_q()).order_by("publication_date")
+
+
+def recorded_or(name: str, field: str) -> Coalesce:
+    """A list entry's name as its list printed it (recorded lists), else the storage system's."""
+    return Coalesce(NullIf(KT(f"recorded__{name}"), Value("")), F(field), output_field=CharField())
 
 
 def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
@@ -103,9 +130,9 @@ def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
             "submission__submitter",
         )
         .annotate(
-            institution_name=F("submission__storage_system__institution__name"),
-            system_name=F("submission__storage_system__name"),
-            filesystem=F("submission__storage_system__filesystem_type"),
+            institution_name=recorded_or("institution", "submission__storage_system__institution__name"),
+            system_name=recorded_or("system", "submission__storage_system__name"),
+            filesystem=recorded_or("filesystem", "submission__storage_system__filesystem_type"),
             # The vendor this submission declared, else the one first recorded for its system.
             vendor=Coalesce(
                 NullIf("submission__system__storage_vendor", Value("")), "submission__storage_system__vendor"
@@ -203,3 +230,8 @@ def search_q(term: str) -> Q:
     for field in ("system_name", "institution_name", "vendor", "filesystem"):
         query |= Q(**{f"{field}__icontains": term})
     return query
+
+
+def recorded_list_changes(*, release: Release, kind: str) -> list[RecordedListChange]:
+    """What public SQL patches of io500.org say of one list (often a list not public otherwise)."""
+    return list(RecordedListChange.objects.filter(release=release, kind=kind).order_by("committed_on", "pk"))

@@ -11,7 +11,7 @@ from django.utils import timezone
 from frontend.cache import charts_invalidate, generation, generation_bump
 from frontend.chart_kinds import RANKED_CHART_KINDS
 from frontend.snapshot_digest import digests_store
-from registry.membership import ListWindow, rank_candidates
+from registry.membership import ListWindow, RankedCandidate, rank_candidates
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
 from registry.selectors import list_candidates
 
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 LIST_CACHE_GENERATION_KEY = "registry:lists:generation"
 CHARTED_KINDS = frozenset(kind.value for kind in RANKED_CHART_KINDS)
+
+
+REPLACES_RECONSTRUCTED = (
+    "Published by the committee in place of the list the registry had reconstructed from the public data."
+)
 
 
 class ListBuildError(Exception):
@@ -58,20 +63,23 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
         )
     else:
         snapshot.entries.all().delete()
-    ListEntry.objects.bulk_create(
-        [
-            ListEntry(
-                snapshot=snapshot,
-                rank=item.rank,
-                submission_id=item.candidate.submission_id,
-                score=item.candidate.score or 0.0,
-                bw=item.candidate.bw,
-                md=item.candidate.md,
-            )
-            for item in ranked
-        ]
-    )
+    ListEntry.objects.bulk_create(ranked_entries(snapshot, ranked))
     return snapshot
+
+
+def ranked_entries(snapshot: ListSnapshot, ranked: list[RankedCandidate]) -> list[ListEntry]:
+    """The rows of a list built by the membership rules, each with the values it is ranked by."""
+    return [
+        ListEntry(
+            snapshot=snapshot,
+            rank=item.rank,
+            submission_id=item.candidate.submission_id,
+            score=item.candidate.score or 0.0,
+            bw=item.candidate.bw,
+            md=item.candidate.md,
+        )
+        for item in ranked
+    ]
 
 
 @transaction.atomic
@@ -87,6 +95,12 @@ def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: st
         )
     )
     reason = reason.strip() or snapshot.correction_reason
+    if (
+        earlier
+        and not reason
+        and all(previous.provenance == ListSnapshot.Provenance.RECONSTRUCTED for previous in earlier)
+    ):
+        reason = REPLACES_RECONSTRUCTED
     if earlier and not reason:
         raise ListPublishError(
             f"{snapshot.release.name} already has a published {kind_label(snapshot.kind)} list; "

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
 from registry.models import Release
+from registry.selectors import releases_open
 from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 
 REQUIRED_SYSTEM_FIELDS = (
@@ -26,10 +26,7 @@ ARCHIVE_EXTENSIONS = ".tar,.tgz,.tar.gz,.tbz2,.tar.bz2,.txz,.tar.xz,.zip"
 
 
 def open_releases() -> Any:
-    today = timezone.localdate()
-    return Release.objects.filter(submission_deadline__gte=today) | Release.objects.filter(
-        submission_deadline__isnull=True, publication_date__gte=today
-    )
+    return releases_open()
 
 
 class SubmissionUploadForm(forms.Form):

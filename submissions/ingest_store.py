@@ -15,6 +15,7 @@ from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
 from submissions.models import Finding, PhaseResult, Result, Submission, SystemDescription
 from submissions.system_checks import DeclaredSystem, system_findings
+from submissions.version_checks import version_findings
 
 _PATH_MAX = 1024
 _EXTRA_PHASE_ORDER = 100
@@ -127,7 +128,16 @@ def ingest_store_verifications(*, submission_id: int, verifications: Sequence[Ve
         _clear(submission)
         declared = _declared(submission)
         ranked = sorted(
-            ((v, system_findings(v.result, declared, ten_node=submission.ten_node)) for v in verifications),
+            (
+                (
+                    v,
+                    [
+                        *system_findings(v.result, declared, ten_node=submission.ten_node),
+                        *version_findings(v.result, submission.release),
+                    ],
+                )
+                for v in verifications
+            ),
             key=_rank_key,
             reverse=True,
         )

@@ -11,6 +11,11 @@ from registry.importer.source import IO500Data, ListingRow, ListMemberRow, read_
 from registry.models import ListEntry, ListSnapshot, Release
 from submissions.models import Submission
 
+SQL_SOURCE = (
+    "io500.org's list tables as its public SQL files write them (IO500/webpage sql/, replayed into "
+    "lists/listings_submissions.csv of the shared IO500 data), with io500.org's submission ids."
+)
+
 
 def published_at(day: datetime.date) -> datetime.datetime:
     return datetime.datetime.combine(day, datetime.time(12, 0), tzinfo=datetime.UTC)
@@ -54,6 +59,8 @@ def import_lists(data: IO500Data, releases: dict[str, Release]) -> tuple[int, in
             status=snapshot_status(listing, release, corrected, correction is not None),
             description=listing.description,
             correction_reason=correction["reason"] if correction else "",
+            provenance=ListSnapshot.Provenance.RECORDED,
+            source=SQL_SOURCE,
             published_at=published_at(
                 correction_dates[listing.release_acronym] if correction else release.publication_date
             ),

@@ -13,6 +13,7 @@ import gzip
 import io
 import re
 import tarfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ TIMESTAMP_SCAN_BYTES = 64 * 1024
 
 @dataclass
 class RawImportResult:
+    submission_ids: list[int] = field(default_factory=list)
     ingested: int = 0
     already_present: int = 0
     rows_created: int = 0
@@ -166,8 +168,36 @@ def import_raw(
                 io500_id=folder.io500_id,
                 existing=existing,
             )
+        result.submission_ids.append(submission.pk)
         submission.refresh_from_db(fields=["status"])
         result.statuses[submission.status] = result.statuses.get(submission.status, 0) + 1
         result.ingested += 1
         report(f"  [{number}/{len(folders)}] submission-{folder.io500_id}: {submission.status}")
     return result
+
+
+def wait_until_verified(
+    submission_ids: list[int],
+    *,
+    timeout_s: float,
+    report: Callable[[str], None] = lambda message: None,
+    poll_s: float = 2.0,
+) -> list[int]:
+    """Wait for the workers to verify these submissions (immediate when tasks run eagerly).
+
+    The lists imported next are joined to runs by their verified values, so they must not be read
+    before. Returns the ids still unfinished when the time is up.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        pending = list(
+            Submission.objects.filter(pk__in=submission_ids)
+            .exclude(status__in=Submission.FINAL_STATUSES)
+            .values_list("pk", flat=True)
+        )
+        if not pending or time.monotonic() >= deadline:
+            return pending
+        report(
+            f"  waiting for the workers: {len(pending)} of {len(submission_ids)} raw folders not verified yet"
+        )
+        time.sleep(poll_s)

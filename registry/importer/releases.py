@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from registry.importer.source import IO500Data, read_calendar
 from registry.models import KIND_ORDER, Release
+from registry.versions import release_versions
 
 # releases.csv enable_* flag -> the list kind it switches on.
 FLAG_KINDS = {
@@ -24,6 +25,7 @@ class ReleaseSpec:
     date: datetime.date
     kinds: tuple[str, ...]
     rules_from: str
+    deadline: datetime.date | None = None
 
 
 def release_slug(name: str) -> str:
@@ -69,6 +71,11 @@ def release_specs(data: IO500Data) -> list[ReleaseSpec]:
                 date=datetime.date.fromisoformat(entry["date"]),
                 kinds=ordered_kinds(set(entry["kinds"])),
                 rules_from=entry["rules_from"],
+                deadline=(
+                    datetime.date.fromisoformat(entry["submission_deadline"])
+                    if entry.get("submission_deadline")
+                    else None
+                ),
             )
         )
     return sorted(specs, key=lambda spec: spec.date)
@@ -86,12 +93,20 @@ def import_releases(data: IO500Data) -> tuple[dict[str, Release], int]:
             name=spec.name,
             slug=release_slug(spec.name),
             publication_date=spec.date,
+            submission_deadline=spec.deadline,
             list_kinds=list(spec.kinds),
         )
         created += 1
+    versions = release_versions()
     for spec in specs:
         release = existing[spec.name]
         if release.rules_from_id is None:
             release.rules_from = existing[spec.rules_from]
             release.save(update_fields=["rules_from"])
+        known = versions.get(spec.name)
+        if known is not None and not release.accepted_versions and known.accepted:
+            # The committee may have set them already; the fixture only fills what is empty.
+            release.accepted_versions = list(known.accepted)
+            release.versions_source = known.source
+            release.save(update_fields=["accepted_versions", "versions_source"])
     return existing, created

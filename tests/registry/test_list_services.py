@@ -183,3 +183,17 @@ def test_build_list_command_explains_unknown_releases_and_kinds(sc19):
         call_command("build_list", "sc42", "io500")
     with pytest.raises(CommandError, match="publishes no Research list"):
         call_command("build_list", "sc19", "research")
+
+
+def test_the_committee_publishes_over_a_reconstructed_list_without_calling_it_a_correction(imported_history):
+    from registry.models import ListSnapshot, Release
+    from registry.services import REPLACES_RECONSTRUCTED, list_build, list_publish
+
+    release = Release.objects.get(name="ISC25")
+    reconstructed = ListSnapshot.objects.get(release=release, kind="full")
+    assert reconstructed.provenance == ListSnapshot.Provenance.RECONSTRUCTED
+    published = list_publish(snapshot=list_build(release=release, kind="full"))
+    assert published.provenance == ListSnapshot.Provenance.PUBLISHED_HERE
+    assert published.correction_reason == REPLACES_RECONSTRUCTED
+    reconstructed.refresh_from_db()
+    assert reconstructed.status == ListSnapshot.Status.SUPERSEDED

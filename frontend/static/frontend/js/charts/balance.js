@@ -71,7 +71,10 @@ function draw(el, data, d3) {
     .attr("cx", (p) => x(p.bw)).attr("cy", (p) => y(p.md))
     .attr("r", path ? 6 : 4.5)
     .attr("fill", (p) => color(p.release))
-    .attr("fill-opacity", 0.85).attr("stroke", "#fff").attr("stroke-width", 0.8)
+    // A reconstructed release (no public IO500 list) is drawn hollow: the registry ranked it, not IO500.
+    .attr("fill-opacity", (p) => (p.reconstructed ? 0.15 : 0.85))
+    .attr("stroke", (p) => (p.reconstructed ? color(p.release) : "#fff"))
+    .attr("stroke-width", (p) => (p.reconstructed ? 1.5 : 0.8))
     .style("cursor", "pointer")
     .on("mousemove", (event, p) => tooltip.show(event, pointHtml(p)))
     .on("mouseleave", () => tooltip.hide())
