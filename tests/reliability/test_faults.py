@@ -337,7 +337,7 @@ def test_slow_clients_hold_nginx_connections_not_the_site(stack: Stack) -> None:
     # The same attack straight at gunicorn, for the record: what the proxy saves the site from.
     direct = _attack(stack, stack.web_port, f"http://127.0.0.1:{stack.web_port}/healthz")
     record(
-        "faults",
+        "slow-clients",
         "slow clients",
         fault=f"{SLOW_CLIENTS} connections sending one body byte every 2 s for {SLOW_ATTACK_S:g} s",
         healthz_p_max_ms_behind_nginx=round(max(through_proxy) * 1000, 1),
