@@ -373,6 +373,11 @@ def main() -> int:
     parser.add_argument(
         "--worker-nice", type=int, default=19, help="niceness of the Celery workers (0: none)"
     )
+    parser.add_argument(
+        "--local-storage",
+        action="store_true",
+        help="keep archives on one shared local folder instead of the S3-compatible server",
+    )
     args = parser.parse_args()
 
     print("packing real folders and computing their verdicts ...", flush=True)
@@ -382,7 +387,8 @@ def main() -> int:
         verdicts[folder.expected] += 1
     print(f"  {len(folders)} folders: {dict(verdicts)}")
     env = {"UPLOAD_RATE": "", "UPLOAD_BYTES_PER_DAY": "0", "CONN_MAX_AGE": "60"}
-    with Stack.create(database="io500_load", env=env) as stack:
+    # By default as deployed on several machines: archives in object storage, a local folder each.
+    with Stack.create(database="io500_load", env=env, object_storage=not args.local_storage) as stack:
         print("importing the published lists for the readers ...", flush=True)
         stack.manage("import_io500", str(DATA), "--skip-raw", timeout=900)
         stack.start_web(workers=args.web_workers, threads=args.web_threads)

@@ -163,6 +163,69 @@ class Redis:
 
 
 @dataclass
+class ObjectStore:
+    """An S3-compatible server (moto's S3) holding the archives when the stack runs with
+    ARCHIVE_STORAGE=s3, as a deployment with web and workers on separate machines does."""
+
+    root: Path
+    bucket: str = "registry-archives"
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)]
+        with open(self.root / "s3.log", "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        _wait_for(self._answers, "the S3 server", log=self.root / "s3.log")
+        self.client().create_bucket(Bucket=self.bucket)
+
+    def client(self) -> Any:
+        import boto3
+
+        return boto3.client(
+            "s3",
+            endpoint_url=self.endpoint,
+            aws_access_key_id="stack",
+            aws_secret_access_key="stack-secret",
+            region_name="us-east-1",
+        )
+
+    def _answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.endpoint, timeout=1):
+                return True
+        except urllib.error.HTTPError:
+            return True  # it answered
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def keys(self) -> list[str]:
+        listed = self.client().list_objects_v2(Bucket=self.bucket)
+        return [item["Key"] for item in listed.get("Contents", [])]
+
+    def env(self) -> dict[str, str]:
+        return {
+            "ARCHIVE_STORAGE": "s3",
+            "S3_BUCKET": self.bucket,
+            "S3_ENDPOINT_URL": self.endpoint,
+            "S3_ACCESS_KEY_ID": "stack",
+            "S3_SECRET_ACCESS_KEY": "stack-secret",
+            "S3_REGION": "us-east-1",
+        }
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        self.process = None
+
+
+@dataclass
 class Service:
     """One of our own processes (gunicorn, a Celery worker, beat) in its own process group."""
 
@@ -202,6 +265,7 @@ class Stack:
     web_port: int = field(default_factory=free_port)
     proxy_port: int = field(default_factory=free_port)
     proxied: bool = False
+    objects: ObjectStore | None = None
 
     @classmethod
     @contextlib.contextmanager
@@ -211,11 +275,18 @@ class Stack:
         media: Path | None = None,
         database: str = "io500_private",
         env: Mapping[str, str] | None = None,
+        object_storage: bool = False,
     ) -> Iterator[Stack]:
+        """With `object_storage`, archives live in an S3-compatible server and every service gets a
+        local folder of its own: web and workers share only PostgreSQL, Redis and the bucket."""
         root = Path(tempfile.mkdtemp(prefix="io500-stack-"))
         root.chmod(0o755)  # the postgres account must reach its data folder inside
         stack = cls(root, Postgres(root / "pg"), Redis(root / "redis"), database, media, dict(env or {}))
+        if object_storage:
+            stack.objects = ObjectStore(root / "s3")
         try:
+            if stack.objects is not None:
+                stack.objects.start()
             stack.postgres.init()
             stack.postgres.start()
             stack.postgres.sql("postgres", f'CREATE DATABASE "{database}"')
@@ -231,8 +302,14 @@ class Stack:
     def media_root(self) -> Path:
         return self.media or self.root / "media"
 
-    def env(self) -> dict[str, str]:
+    def env(self, service: str = "") -> dict[str, str]:
         keep = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_", "SECURE_"))}
+        separate: dict[str, str] = {}
+        if self.objects is not None:
+            # Each service on "its own machine": a local folder of its own, archives in the bucket.
+            local = self.root / "local" / (service or "manage")
+            local.mkdir(parents=True, exist_ok=True)
+            separate = {**self.objects.env(), "MEDIA_ROOT": str(local), "INGEST_SCRATCH_DIR": str(local)}
         return {
             **keep,
             "DJANGO_SETTINGS_MODULE": "registry.settings",
@@ -254,6 +331,7 @@ class Stack:
             "CSRF_COOKIE_SECURE": "false",
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "LOG_LEVEL": "WARNING",
+            **separate,
             **self.extra_env,
         }
 
@@ -277,7 +355,7 @@ class Stack:
             process = subprocess.Popen(
                 command,
                 cwd=REPO,
-                env=self.env(),
+                env=self.env(name),
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -375,6 +453,8 @@ class Stack:
         self.redis.stop()
         with contextlib.suppress(Exception):
             self.postgres.stop("immediate")
+        if self.objects is not None:
+            self.objects.stop()
 
 
 def http(

@@ -77,6 +77,24 @@ def token(stack: Stack) -> str:
     return stack.api_token("fault-tester")
 
 
+@pytest.fixture(scope="module")
+def object_stack() -> Iterator[Stack]:
+    """The deployment on several machines: archives in an S3-compatible server, and web, worker and
+    beat each with a local folder of their own (they share only PostgreSQL, Redis and the bucket)."""
+    with Stack.create(database="io500_faults_s3", env=STACK_ENV, object_storage=True) as running:
+        running.start_web(workers=2, threads=4)
+        running.start_worker()
+        running.start_beat()
+        yield running
+
+
+@pytest.fixture(params=["local archives", "object storage"])
+def any_stack(request: pytest.FixtureRequest) -> tuple[Stack, str]:
+    """The recovery tests run on both deployments; returns the stack and an API token for it."""
+    running: Stack = request.getfixturevalue("stack" if request.param == "local archives" else "object_stack")
+    return running, running.api_token(f"fault-tester-{running.database}")
+
+
 def _real(io500_submissions: Path, number: int) -> bytes:
     return pack_folder(io500_submissions / f"submission-{number}")
 
@@ -127,13 +145,23 @@ def _assert_whole(rows: list[dict[str, Any]]) -> None:
         assert row["archives"] == 1 and row["results"] == 1, row
 
 
+def _assert_in_bucket(stack: Stack, at_least: int) -> None:
+    """With object storage the archives are in the bucket, and nowhere on the services' folders."""
+    if stack.objects is None:
+        return
+    keys = stack.objects.keys()
+    assert len([key for key in keys if key.startswith("archives/")]) >= at_least, keys
+    assert not list((stack.root / "local").rglob("archives/*/*/*")), "an archive was kept locally"
+
+
 def _no_partial_files(media: Path) -> None:
     assert not list(media.rglob("*.partial-*")), "a partial archive was left behind"
 
 
 def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
-    stack: Stack, token: str, io500_submissions: Path
+    any_stack: tuple[Stack, str], io500_submissions: Path
 ) -> None:
+    stack, token = any_stack
     status, body = _upload(stack, token, _slow(io500_submissions), "slow.tar")
     assert status == 202, body
     _wait_status(stack, body["id"], "processing")
@@ -145,10 +173,12 @@ def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
     stack.start_worker()
     rows = _wait_final(stack, [body["id"]])
     _assert_whole(rows)
+    _assert_in_bucket(stack, 1)
+    storage = "object storage" if stack.objects else "local archives"
     record(
         "faults",
-        "worker kill -9 mid-ingest",
-        fault="kill -9 of the Celery worker and its pool while it unpacked a 200 MiB upload",
+        f"worker kill -9 mid-ingest ({storage})",
+        fault=f"kill -9 of the Celery worker and its pool while it unpacked a 200 MiB upload ({storage})",
         submissions=1,
         lost=0,
         stuck=0,
@@ -158,7 +188,8 @@ def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
     )
 
 
-def test_a_redis_restart_loses_no_upload(stack: Stack, token: str, io500_submissions: Path) -> None:
+def test_a_redis_restart_loses_no_upload(any_stack: tuple[Stack, str], io500_submissions: Path) -> None:
+    stack, token = any_stack
     before = _upload(stack, token, _real(io500_submissions, 6), "before.tgz")[1]["id"]
     _wait_final(stack, [before])
     stack.redis.stop(signal.SIGKILL)  # no persistence: every queued message is gone
@@ -174,10 +205,14 @@ def test_a_redis_restart_loses_no_upload(stack: Stack, token: str, io500_submiss
     stack.redis.start()
     rows = _wait_final(stack, [before, *during])
     _assert_whole(rows)
+    _assert_in_bucket(stack, 3)
+    storage = "object storage" if stack.objects else "local archives"
     record(
         "faults",
-        "redis restart",
-        fault="Redis killed (no persistence, queue lost) while 2 uploads arrived, then restarted",
+        f"redis restart ({storage})",
+        fault=(
+            f"Redis killed (no persistence, queue lost) while 2 uploads arrived, then restarted ({storage})"
+        ),
         submissions=3,
         lost=0,
         stuck=0,
@@ -270,7 +305,9 @@ def test_a_full_media_volume_refuses_uploads_clearly_and_keeps_no_partial_file(
     )
 
 
-def test_no_submission_of_the_fault_run_is_left_unfinished(stack: Stack) -> None:
+@pytest.mark.parametrize("name", ["stack", "object_stack"])
+def test_no_submission_of_the_fault_run_is_left_unfinished(request: pytest.FixtureRequest, name: str) -> None:
+    stack: Stack = request.getfixturevalue(name)
     rows = stack.submissions()
     assert rows, "the fault tests created no submissions"
     assert all(row["status"] in FINAL for row in rows), rows
