@@ -200,43 +200,57 @@ CODES: dict[str, Code] = {
         "standard and extended phases (allowed difference {tolerance:.2g}).",
     ),
     # --- integrity hashes (rules/hashes.py) ---
-    "score-hash-verified": Code(INFO, "The score hash {stored} in result.txt verifies."),
+    # The hashes are the application's public 32-bit checksums: anyone can recompute them after an
+    # edit, so they catch accidental changes, never deliberate ones. The messages say so; whether
+    # the numbers are genuine is judged from the tools' own output (rules/evidence.py).
+    "score-hash-verified": Code(
+        INFO,
+        "The score hash {stored} in result.txt matches the printed scores: they were not changed by "
+        "accident since the run. It is a checksum anyone can recompute, not proof that the numbers "
+        "are genuine.",
+    ),
     "score-hash-legacy": Code(
         INFO,
-        "The score hash {stored} verifies the way the pre-release io500-isc21_v1 computed it "
-        "(without MD and BW), so this empty-version build is that release.",
+        "The score hash {stored} matches the way the pre-release io500-isc21_v1 computed it "
+        "(without MD and BW), so this empty-version build is that release. The hash guards against "
+        "accidental edits only.",
     ),
     "score-hash-invalid-run": Code(
         ERROR,
-        "The score hash {stored} verifies only with 'valid = NO' mixed in: the benchmark itself "
+        "The score hash {stored} matches only with 'valid = NO' mixed in: the benchmark itself "
         "recorded this run as invalid.",
     ),
     "score-hash-mismatch": Code(
         ERROR,
         "The score hash in result.txt is {stored}, but the printed phase scores, MD, BW and SCORE "
-        "hash to {expected}: the values were changed after the run.",
+        "give the checksum {expected}: the values were changed after the run, by accident or by hand.",
     ),
     "score-hash-absent": Code(
         WARNING,
-        "{reason} so the integrity of the printed scores cannot be checked.",
+        "{reason} so the printed scores cannot be checked for accidental changes.",
     ),
     "extended-hash-mismatch": Code(
         WARNING,
-        "The [SCOREX] hash is {stored}, but the extended scores hash to {expected}.",
+        "The [SCOREX] hash is {stored}, but the extended scores give the checksum {expected}: they "
+        "were changed after the run.",
     ),
-    "config-hash-verified": Code(INFO, "The config hash {stored} matches {source}."),
+    "config-hash-verified": Code(
+        INFO,
+        "The config hash {stored} matches {source}: the file was not changed by accident since the "
+        "run (a checksum anyone can recompute, not proof of authenticity).",
+    ),
     "config-hash-mismatch": Code(
         ERROR,
-        "The config hash in result.txt is {stored}, but {source} hashes to {expected}; the "
+        "The config hash in result.txt is {stored}, but {source} gives the checksum {expected}; the "
         "configuration file was changed after the run.",
     ),
     "config-hash-explained": Code(
         WARNING,
-        "The config hash in result.txt is {stored}, but {source} hashes to {expected}. {reason}",
+        "The config hash in result.txt is {stored}, but {source} gives the checksum {expected}. {reason}",
     ),
     "config-hash-absent": Code(
         WARNING,
-        "{reason} so the configuration the run used cannot be checked against its hash.",
+        "{reason} so the configuration file cannot be checked for accidental changes.",
     ),
     # --- hints for reviewers (rules/hints.py) ---
     "read-after-write-cached": Code(
