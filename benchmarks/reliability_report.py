@@ -135,6 +135,58 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _header_bombs(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Header bombs", ""]
+    bombs = sorted(records.get("header-bombs", []), key=lambda r: (r["kind"], r["reader"]))
+    if not bombs:
+        return out + _missing("the header bombs", "pytest tests/reliability/test_hostile_archives.py")
+    out += [
+        "Tar header members that declare a huge size (gzip shrinks a 1 GiB header to about 1 MiB) and "
+        "damaged compressed streams, through the upload sandbox (extract) and the scoring engine "
+        "(scoring). Each is refused before the header is read; peak growth is the reader process's.",
+        "",
+    ]
+    rows = [
+        [r["kind"], r["reader"], r["bytes"], r["seconds"], r["peak_growth_mib"], " ".join(r["loadavg"])]
+        for r in bombs
+    ]
+    out += _table(["attack", "reader", "upload bytes", "seconds", "peak growth MiB", "load average"], rows)
+    return [*out, ""]
+
+
+def _slow_clients(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Slow clients", ""]
+    runs = records.get("slow-clients", [])
+    if not runs:
+        return out + _missing("the slow-client attack", "pytest tests/reliability/test_faults.py")
+    rows = [
+        [
+            r["fault"],
+            r["healthz_median_ms_behind_nginx"],
+            r["healthz_p_max_ms_behind_nginx"],
+            r["healthz_max_ms_straight_at_gunicorn"],
+            " ".join(r["loadavg"]),
+        ]
+        for r in runs
+    ]
+    out += [
+        "nginx buffers every request in front of gunicorn (docker/nginx.conf); the same attack straight "
+        "at gunicorn is shown for comparison (5000 ms = the probe timed out).",
+        "",
+    ]
+    out += _table(
+        [
+            "attack",
+            "/healthz median ms (nginx)",
+            "/healthz max ms (nginx)",
+            "/healthz max ms (gunicorn alone)",
+            "load average",
+        ],
+        rows,
+    )
+    return [*out, ""]
+
+
 def _security(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Security checks", ""]
     checks = sorted(records.get("security", []), key=lambda r: r["key"])
@@ -227,7 +279,7 @@ def render(folder: Path) -> str:
         f"Records from {period}; rendered {time.strftime('%Y-%m-%d %H:%M %Z')}.",
         "",
     ]
-    for section in (_summary, _hostile, _fuzz, _faults, _security, _load):
+    for section in (_summary, _hostile, _header_bombs, _fuzz, _faults, _slow_clients, _security, _load):
         lines += section(records)
     return "\n".join(lines).rstrip() + "\n"
 

@@ -1,6 +1,7 @@
 """Abuse limits that need no extra package: fixed-window counters in the cache (Redis in production).
 
-What is limited: failed log-ins per client address and per user name, sign-up and password-reset
+What is limited: failed log-ins on every password form (per user name and client address pair, and
+per client address), review comments per user, sign-up and password-reset
 forms per client address, uploads per user (the web form
 here, the API through `submissions.throttles`, both counting in the same buckets), the bytes a user
 uploads per day, and the size of any request body. Rates read "<count>/<period>" with the period
@@ -23,6 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +32,10 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])[a-z]*\s*$", re.IGNORECASE)
 # Forms that send an e-mail to whatever address is typed in: the ones spammers use.
 ACCOUNT_FORMS = ("accounts:signup", "accounts:password_reset")
+# Review comments: each can send a notification e-mail.
+COMMENT_FORMS = ("submissions:comment",)
+# Every form that checks a password: the site's log-in and the admin's.
+LOGIN_VIEWS = ("login", "admin:login")
 # Only a failed log-in re-renders the form (200); a success redirects.
 _LOGIN_FAILED_STATUS = 200
 
@@ -86,16 +92,18 @@ def rate_hit(bucket: str, rate: Rate | None, cost: int = 1) -> Verdict:
     return _guarded(hit)
 
 
-def rate_peek(bucket: str, rate: Rate | None) -> Verdict:
-    """Whether the bucket is already full, without counting anything."""
+def rate_refund(bucket: str, rate: Rate | None, cost: int = 1) -> None:
+    """Give back what `rate_hit` counted (a log-in that succeeded was no failure)."""
     if rate is None:
+        return
+
+    def refund() -> Verdict:
+        key, _ = _key(bucket, rate, time.time())
+        if cache.get(key) is not None:
+            cache.decr(key, cost)
         return Verdict(True, 0)
 
-    def peek() -> Verdict:
-        key, retry_after = _key(bucket, rate, time.time())
-        return Verdict(int(cache.get(key) or 0) < rate.count, retry_after)
-
-    return _guarded(peek)
+    _guarded(refund)
 
 
 def upload_verdict(user_pk: int, request_bytes: int) -> Verdict:
@@ -156,7 +164,27 @@ class RateLimitMiddleware:
         size, limit = _content_length(request), settings.MAX_REQUEST_BYTES
         if limit and size > limit:
             return request_too_large_response(request, size, limit)
-        return self.get_response(request)
+        # Here, not in process_view: the CSRF check (an earlier process_view) reads the whole
+        # multipart body to find its token, and an upload over the limit must be refused unread.
+        refused = self._upload_refused(request) if request.method == "POST" else None
+        return refused or self.get_response(request)
+
+    def _upload_refused(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            view_name = resolve(request.path_info).view_name
+        except Resolver404:
+            return None
+        if view_name != "submissions:upload" or not request.user.is_authenticated:
+            return None
+        verdict = upload_verdict(int(request.user.pk), _content_length(request))
+        if verdict.allowed:
+            return None
+        return too_many_response(
+            request,
+            "You have uploaded too much in a short time. Please wait "
+            f"{_minutes(verdict.retry_after)} and upload again.",
+            verdict.retry_after,
+        )
 
     def process_view(
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
@@ -164,8 +192,17 @@ class RateLimitMiddleware:
         if request.method != "POST" or request.resolver_match is None:
             return None
         name = request.resolver_match.view_name
-        if name == "login":
+        if name in LOGIN_VIEWS:
             return self._login(request, view, args, kwargs)
+        if name in COMMENT_FORMS and request.user.is_authenticated:
+            verdict = rate_hit(f"comment:{request.user.pk}", parse_rate(settings.COMMENT_RATE))
+            if not verdict.allowed:
+                return too_many_response(
+                    request,
+                    "You have sent many comments in a short time. Please wait "
+                    f"{_minutes(verdict.retry_after)} before you send the next one.",
+                    verdict.retry_after,
+                )
         if name in ACCOUNT_FORMS:
             # Sign-ups and reset mails cost us an e-mail each: counted per client address.
             verdict = rate_hit(f"{name}:{client_address(request)}", parse_rate(settings.ACCOUNT_FORM_RATE))
@@ -176,32 +213,36 @@ class RateLimitMiddleware:
                     f"{_minutes(verdict.retry_after)} and try again.",
                     verdict.retry_after,
                 )
-        if name == "submissions:upload" and request.user.is_authenticated:
-            verdict = upload_verdict(int(request.user.pk), _content_length(request))
-            if not verdict.allowed:
-                return too_many_response(
-                    request,
-                    "You have uploaded too much in a short time. Please wait "
-                    f"{_minutes(verdict.retry_after)} and upload again.",
-                    verdict.retry_after,
-                )
         return None
 
     def _login(self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any) -> HttpResponse:
-        rate = parse_rate(settings.LOGIN_FAILURE_RATE)
+        """Every password form (the site's and the admin's) through one limiter.
+
+        Lock-out is keyed on the pair (user name, client address), as django-axes does with
+        AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]: a stranger guessing from elsewhere
+        cannot lock the owner out of their own account, while one address guessing one account is
+        stopped; a looser limit per address stops one address spraying many accounts. An attempt
+        is counted before it is evaluated (an atomic INCR), so concurrent guesses cannot overshoot
+        the limit; a successful log-in gives its count back.
+        """
         username = str(request.POST.get("username", ""))[:150].strip().lower()
-        buckets = [f"login-ip:{client_address(request)}", f"login-user:{username}"]
-        for bucket in buckets:
-            verdict = rate_peek(bucket, rate)
-            if not verdict.allowed:
-                return too_many_response(
-                    request,
-                    "Too many failed log-in attempts. For your account's safety, please wait "
-                    f"{_minutes(verdict.retry_after)} before you try again.",
-                    verdict.retry_after,
-                )
+        address = client_address(request)
+        reserved = [
+            (f"login-pair:{address}:{username}", parse_rate(settings.LOGIN_FAILURE_RATE)),
+            (f"login-ip:{address}", parse_rate(settings.LOGIN_IP_FAILURE_RATE)),
+        ]
+        verdicts = [rate_hit(bucket, rate) for bucket, rate in reserved]
+        refused = [verdict for verdict in verdicts if not verdict.allowed]
+        if refused:
+            retry_after = max(verdict.retry_after for verdict in refused)
+            return too_many_response(
+                request,
+                "Too many failed log-in attempts from your network for this account. For its safety, "
+                f"please wait {_minutes(retry_after)} before you try again.",
+                retry_after,
+            )
         response: HttpResponse = view(request, *args, **kwargs)
-        if response.status_code == _LOGIN_FAILED_STATUS:
-            for bucket in buckets:
-                rate_hit(bucket, rate)
+        if response.status_code != _LOGIN_FAILED_STATUS:
+            for bucket, rate in reserved:
+                rate_refund(bucket, rate)
         return response

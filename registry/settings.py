@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -163,17 +164,27 @@ CELERY_TASK_TIME_LIMIT = 15 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 10 * 60
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Ingest recovery: a submission still `processing` this long after its attempt began had its worker
-# die (longer than the hard time limit, so no live attempt is ever requeued); it is queued again,
-# and one that used up INGEST_MAX_ATTEMPTS ends `rejected` instead of looping on a poison archive.
-INGEST_STUCK_AFTER_MINUTES = env.float("INGEST_STUCK_AFTER_MINUTES", default=20)
+# Ingest recovery (submissions.lease): a worker renews its row's heartbeat every INGEST_HEARTBEAT_S;
+# a `processing` row without a heartbeat for INGEST_STUCK_AFTER_MINUTES had its worker die, and a
+# `received` row not picked up for as long lost its broker message: the requeue task, every
+# INGEST_REQUEUE_EVERY_S, queues both again (so within 1.5 minutes by default), and a duplicate
+# message for a row whose heartbeat is fresh is skipped. One that used up INGEST_MAX_ATTEMPTS ends
+# `rejected` instead of looping on a poison archive.
+INGEST_HEARTBEAT_S = env.float("INGEST_HEARTBEAT_S", default=15.0)
+INGEST_STUCK_AFTER_MINUTES = env.float("INGEST_STUCK_AFTER_MINUTES", default=1.0)
+INGEST_LEASE_S = INGEST_STUCK_AFTER_MINUTES * 60
+if INGEST_HEARTBEAT_S * 2 > INGEST_LEASE_S:
+    raise ImproperlyConfigured(
+        f"INGEST_HEARTBEAT_S ({INGEST_HEARTBEAT_S:g} s) must be at most half the lease "
+        f"(INGEST_STUCK_AFTER_MINUTES = {INGEST_LEASE_S:g} s), or live workers would look dead."
+    )
 INGEST_MAX_ATTEMPTS = env.int("INGEST_MAX_ATTEMPTS", default=3)
 # Where archives are unpacked while they are verified (the system temporary folder when empty).
 INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-submissions": {
         "task": "submissions.tasks.submission_requeue_stuck",
-        "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=60.0),
+        "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=30.0),
     },
 }
 
@@ -226,8 +237,12 @@ SESSION_COOKIE_HTTPONLY = True
 # an empty value switches a limit off. Uploads count the web form and the API together, per user.
 UPLOAD_RATE = env.str("UPLOAD_RATE", default="30/h")
 UPLOAD_BYTES_PER_DAY = env.int("UPLOAD_BYTES_PER_DAY", default=8 * 1024**3)
+# Failed log-ins per (user name, client address) pair, and per client address over all names.
 LOGIN_FAILURE_RATE = env.str("LOGIN_FAILURE_RATE", default="10/15m")
+LOGIN_IP_FAILURE_RATE = env.str("LOGIN_IP_FAILURE_RATE", default="50/15m")
 ACCOUNT_FORM_RATE = env.str("ACCOUNT_FORM_RATE", default="10/h")
+# Review comments per user (each may send an e-mail to the submitter or the committee).
+COMMENT_RATE = env.str("COMMENT_RATE", default="30/h")
 # Any request body above this is refused with 413 before it is read (archives above ARCHIVE_MAX_BYTES
 # but below this are still stored, then rejected with the reason).
 MAX_REQUEST_BYTES = env.int("MAX_REQUEST_BYTES", default=2 * ARCHIVE_MAX_BYTES)

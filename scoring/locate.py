@@ -9,8 +9,6 @@ extraction rejects such uploads on its own; here they simply do not take part in
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import lzma
 import os
 import posixpath
@@ -19,15 +17,21 @@ import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Protocol
 
 from scoring.model import Finding, ReadError, RunResult
 from scoring.readers import RunFiles, read_run
 from scoring.readers.dev_script import MARKER as DEV_MARKER
 from scoring.readers.notes import note
+from scoring.tarstream import (
+    BoundedTarInfo,
+    Readable,
+    TarRejected,
+    compression_of,
+    decompressed,
+    finish_stream,
+)
 
 MIB = 1024 * 1024
 
@@ -158,33 +162,15 @@ def _archive_inventory(archive: Path, label: str, limits: Limits) -> _Inventory:
         raise ReadError(f"{label} is an empty file, not an archive.")
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _zip_inventory(archive, label, limits)
-    for magic, compression in _COMPRESSED:
-        if head.startswith(magic):
-            return _tar_inventory(archive, label, limits, compression)
+    compression = compression_of(head)
+    if compression is not None:
+        return _tar_inventory(archive, label, limits, compression)
     if len(head) >= 262 and head[257:262] == b"ustar":
         return _tar_inventory(archive, label, limits, None)
     raise ReadError(
         f"{label} is neither a folder nor a supported archive (.tar.gz, .tgz, .tar, .tar.bz2, "
         ".tar.xz or .zip)."
     )
-
-
-# Magic bytes of the compressions a tarball may use.
-_COMPRESSED: tuple[tuple[bytes, str], ...] = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))
-
-
-class _Readable(Protocol):
-    def read(self, size: int = -1, /) -> bytes: ...
-
-
-def _decompressed(raw: BinaryIO, compression: str | None) -> AbstractContextManager[_Readable]:
-    if compression == "gz":
-        return gzip.GzipFile(fileobj=raw, mode="rb")
-    if compression == "bz2":
-        return bz2.BZ2File(raw, mode="rb")
-    if compression == "xz":
-        return lzma.LZMAFile(raw, mode="rb")
-    return nullcontext(raw)
 
 
 class _StreamTooLarge(Exception):
@@ -194,7 +180,7 @@ class _StreamTooLarge(Exception):
 class _CountingReader:
     """A read-only stream that stops once more than `limit` bytes came out of the decompressor."""
 
-    def __init__(self, inner: _Readable, limit: int) -> None:
+    def __init__(self, inner: Readable, limit: int) -> None:
         self._inner = inner
         self._limit = limit
         self.count = 0
@@ -214,13 +200,16 @@ def _tar_inventory(archive: Path, label: str, limits: Limits, compression: str |
     inventory = _Inventory()
     members = 0
     try:
-        with open(archive, "rb") as raw, _decompressed(raw, compression) as stream:
+        with open(archive, "rb") as raw, decompressed(raw, compression) as stream:
             counted = _CountingReader(stream, limits.max_stream_bytes)
             # Stream mode ("r|") reads members in order without seeking: nothing is unpacked twice.
-            with tarfile.open(fileobj=counted, mode="r|") as tar:  # type: ignore[call-overload]
+            with tarfile.open(fileobj=counted, mode="r|", tarinfo=BoundedTarInfo) as tar:  # type: ignore[call-overload]
                 for member in tar:
                     members += 1
                     _add_tar_member(inventory, tar, member, limits)
+            finish_stream(counted, compression)
+    except TarRejected as error:
+        raise ReadError(f"{label}: {error}") from None
     except _StreamTooLarge:
         raise ReadError(
             f"{label} unpacks to more than {limits.max_stream_bytes // MIB} MiB; an IO500 result "

@@ -11,6 +11,8 @@ command -v wrk >/dev/null 2>&1 || need+=(wrk)
 # The fault tests and benchmarks start private PostgreSQL and Redis servers of their own.
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+# The private stack puts nginx in front of gunicorn, as production does (docker/nginx.conf).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "missing Debian packages: ${need[*]} (run as root, or install them: apt-get install ${need[*]})" >&2

@@ -21,6 +21,16 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import IO, Self
 
+from scoring.tarstream import (
+    BoundedTarInfo,
+    TarRejected,
+    compression_of,
+    decompressed,
+    finish_stream,
+    fmt_bytes,
+    shown_name,
+)
+
 MAX_MEMBERS = 10_000
 MAX_UNPACKED_BYTES = 2 * 1024**3
 MAX_RATIO = 100
@@ -29,7 +39,6 @@ MAX_RATIO = 100
 MAX_NAME_BYTES = 255
 MAX_PATH_CHARS = 1024
 MAX_DEPTH = 64
-_SHOWN_NAME_CHARS = 160
 _CHUNK = 1024 * 1024
 _ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 
@@ -66,14 +75,6 @@ class _Member:
     open: Callable[[], IO[bytes] | None]  # the member's content (files only)
 
 
-def _fmt_bytes(n: float) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} GiB"
-
-
 def archive_format(path: Path) -> str:
     """'tar' or 'zip', read from the first bytes rather than the file name (which may lie)."""
     with open(path, "rb") as f:
@@ -88,13 +89,6 @@ def archive_format(path: Path) -> str:
         "This file is not an archive the registry can open: upload the result folder as "
         ".tar, .tar.gz (.tgz), .tar.bz2, .tar.xz or .zip."
     )
-
-
-def shown_name(name: str) -> str:
-    """A member name as it may appear in a message: raw bytes and control characters escaped, shortened."""
-    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-    return text if len(text) <= _SHOWN_NAME_CHARS else text[: _SHOWN_NAME_CHARS - 1] + "…"
 
 
 def _check_name_characters(name: str) -> None:
@@ -199,7 +193,7 @@ _BAD_HEADER_ERRORS = tuple(
 )
 
 
-class _StrictTarInfo(tarfile.TarInfo):
+class _StrictTarInfo(BoundedTarInfo):
     @classmethod
     def fromtarfile(cls, tarfile: tarfile.TarFile) -> Self:
         try:
@@ -213,10 +207,18 @@ class _StrictTarInfo(tarfile.TarInfo):
 
 def _tar_members(path: Path) -> Iterator[_Member]:
     try:
-        # Stream mode reads each header once, in order, without building a member list in memory.
-        with tarfile.open(path, mode="r|*", tarinfo=_StrictTarInfo) as tar:
-            for info in tar:
-                yield _Member(info.name, _tar_kind(info), partial(tar.extractfile, info))
+        with open(path, "rb") as raw:
+            compression = compression_of(raw.read(8))
+            raw.seek(0)
+            # The compression modules rather than tarfile's "r|*": they check the stream's trailer.
+            with decompressed(raw, compression) as stream:
+                # Stream mode reads each header once, in order, without seeking back.
+                with tarfile.open(fileobj=stream, mode="r|", tarinfo=_StrictTarInfo) as tar:  # type: ignore[call-overload]
+                    for info in tar:
+                        yield _Member(info.name, _tar_kind(info), partial(tar.extractfile, info))
+                finish_stream(stream, compression)
+    except TarRejected as exc:
+        raise ExtractionRejected(str(exc)) from exc
     except tarfile.ReadError as exc:
         raise ExtractionRejected(
             f"The archive is damaged or truncated and could not be read to the end ({exc})."
@@ -346,14 +348,14 @@ class _Writer:
     def _check_totals(self) -> None:
         if self.written > self.limits.max_unpacked_bytes:
             raise ExtractionRejected(
-                f"The archive unpacks to more than {_fmt_bytes(self.limits.max_unpacked_bytes)}; "
+                f"The archive unpacks to more than {fmt_bytes(self.limits.max_unpacked_bytes)}; "
                 "the registry accepts result folders up to that size."
             )
         ratio = self.written / self.archive_size
         if ratio > self.limits.max_ratio:
             raise ExtractionRejected(
                 f"The archive expands more than {self.limits.max_ratio:g} times its size "
-                f"({_fmt_bytes(self.archive_size)} became more than {_fmt_bytes(self.written)}); "
+                f"({fmt_bytes(self.archive_size)} became more than {fmt_bytes(self.written)}); "
                 "this looks like a decompression bomb, so it was not unpacked."
             )
 

@@ -14,6 +14,7 @@ from django.db import transaction
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
 from submissions.models import Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.run_identity import run_fingerprint
 from submissions.system_checks import DeclaredSystem, system_findings
 from submissions.version_checks import version_findings
 
@@ -97,6 +98,7 @@ def _create_result(
         valid=not any(f.severity is Severity.ERROR for f in findings),
         config=run.config,
         files=list(run.files),
+        fingerprint=run_fingerprint(run),
     )
     phases = [*run.phases.values(), *run.extra_phases.values()]
     PhaseResult.objects.bulk_create([_phase_row(result, phase) for phase in phases])
@@ -114,6 +116,31 @@ def _create_result(
         ]
     )
     return findings
+
+
+def _flag_known_run(submission: Submission, fingerprint: str) -> None:
+    """The same run already came in other bytes: a warning for the committee, linking the first."""
+    if not fingerprint:
+        return
+    first = (
+        Result.objects.filter(fingerprint=fingerprint, is_primary=True)
+        .exclude(submission=submission)
+        .order_by("submission_id")
+        .values_list("submission_id", flat=True)
+        .first()
+    )
+    if first is None:
+        return
+    Finding.objects.create(
+        submission=submission,
+        code="run-already-submitted",
+        severity=Finding.Severity.WARNING,
+        message=(
+            f"This run (same timestamp, result folder, phase values and configuration hash) is already "
+            f"in the registry as submission {first}: /submissions/{first}/. The archive's bytes differ, "
+            "so it was re-packed; the committee decides which one counts."
+        ),
+    )
 
 
 def _clear(submission: Submission) -> None:
@@ -147,6 +174,7 @@ def ingest_store_verifications(*, submission_id: int, verifications: Sequence[Ve
             if index == 0:
                 primary_findings = findings
         primary = ranked[0][0]
+        _flag_known_run(submission, run_fingerprint(primary.result))
         error = _error_summary(primary_findings)
         submission.status = Submission.Status.INVALID if error else Submission.Status.VERIFIED
         submission.error = error

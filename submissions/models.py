@@ -106,6 +106,9 @@ class Submission(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     processing_started_at = models.DateTimeField(null=True, blank=True)
+    # Renewed by the worker while it processes (submissions.lease): a row whose heartbeat stops was
+    # left by a dead worker and is requeued within a minute or two, never while it is still alive.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
 
     # The values the submission is ranked by: the recomputed ones once verified, or the published
@@ -240,6 +243,9 @@ class Result(models.Model):
     valid = models.BooleanField(default=False)
     config = models.JSONField(default=dict, blank=True)
     files = models.JSONField(default=list, blank=True)
+    # What the run is, whatever bytes carried it (submissions.run_identity): the same run packed
+    # again has the same fingerprint, so it is recognised and shown to the committee.
+    fingerprint = models.CharField(max_length=64, blank=True, db_index=True)
 
     class Meta:
         ordering = ["submission", "-is_primary", "path"]

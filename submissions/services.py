@@ -16,12 +16,14 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from registry.models import Release
 from submissions.archive_store import clean_original_name, digest_file, storage_key, store_once
 from submissions.ingest_store import ingest_store_rejection, ingest_store_verifications
 from submissions.ingest_work import IngestRejected, run_ingest_work
+from submissions.lease import heartbeat, lease_is_held
 from submissions.models import Archive, ReviewState, StorageSystem, Submission, SystemDescription
 from submissions.system_description import CleanSystem, system_description_clean
 
@@ -250,6 +252,10 @@ def _ingest_start(submission_id: int) -> tuple[Submission, bool]:
     """
     with transaction.atomic():
         submission = Submission.objects.select_for_update().get(pk=submission_id)
+        if lease_is_held(submission):
+            # A duplicate message (a requeue raced a slow queue): the live attempt finishes the job.
+            logger.info("submission %d is being processed by another attempt; skipped", submission_id)
+            return submission, False
         if submission.attempts >= settings.INGEST_MAX_ATTEMPTS:
             reason = _poison_reason(submission.attempts)
             logger.error(
@@ -260,9 +266,17 @@ def _ingest_start(submission_id: int) -> tuple[Submission, bool]:
         submission.progress = 5
         submission.error = ""
         submission.attempts += 1
-        submission.processing_started_at = timezone.now()
+        submission.processing_started_at = submission.heartbeat_at = timezone.now()
         submission.save(
-            update_fields=["status", "progress", "error", "attempts", "processing_started_at", "updated_at"]
+            update_fields=[
+                "status",
+                "progress",
+                "error",
+                "attempts",
+                "processing_started_at",
+                "heartbeat_at",
+                "updated_at",
+            ]
         )
         return submission, True
 
@@ -286,34 +300,42 @@ def submission_ingest(*, submission_id: int) -> Submission:
         return submission
     archive = submission.archives.filter(kind=Archive.Kind.RESULT).first()
     try:
-        if archive is None:
-            raise IngestRejected("This submission has no result archive to verify.")
-        if archive.size > settings.ARCHIVE_MAX_BYTES:
-            raise IngestRejected(
-                f"The archive is {_fmt_size(archive.size)}; the registry accepts archives up to "
-                f"{_fmt_size(settings.ARCHIVE_MAX_BYTES)}."
-            )
-        verifications = run_ingest_work(submission, archive)
+        with heartbeat(submission_id):
+            return _ingest_archive(submission, archive)
     except IngestRejected as rejected:
         return ingest_store_rejection(submission_id=submission_id, reason=str(rejected))
-    return ingest_store_verifications(submission_id=submission_id, verifications=verifications)
+
+
+def _ingest_archive(submission: Submission, archive: Archive | None) -> Submission:
+    if archive is None:
+        raise IngestRejected("This submission has no result archive to verify.")
+    if archive.size > settings.ARCHIVE_MAX_BYTES:
+        raise IngestRejected(
+            f"The archive is {_fmt_size(archive.size)}; the registry accepts archives up to "
+            f"{_fmt_size(settings.ARCHIVE_MAX_BYTES)}."
+        )
+    verifications = run_ingest_work(submission, archive)
+    return ingest_store_verifications(submission_id=submission.pk, verifications=verifications)
 
 
 def submission_requeue_stuck(*, older_than: timedelta) -> int:
     """Send submissions whose worker died back to the queue; returns how many were requeued.
 
-    Stuck means `processing` since before the cut-off, or `received` with an archive but never
-    picked up (the broker was down when it was queued). A submission out of attempts is rejected.
+    Stuck means `processing` with no heartbeat since the cut-off (its worker died), or `received`
+    with an archive but not picked up since the cut-off (the broker lost or never got the message).
+    A submission out of attempts is rejected.
     """
     cutoff = timezone.now() - older_than
-    stuck = Q(status=Submission.Status.PROCESSING, processing_started_at__lt=cutoff) | Q(
+    # The heartbeat is the lease (submissions.lease); rows from before it existed have none.
+    last_beat = Coalesce("heartbeat_at", "processing_started_at")
+    stuck = Q(status=Submission.Status.PROCESSING, last_beat__lt=cutoff) | Q(
         status=Submission.Status.RECEIVED, updated_at__lt=cutoff, archives__kind=Archive.Kind.RESULT
     )
     requeued = 0
     exhausted: list[tuple[int, int]] = []
     with transaction.atomic():
         # FOR UPDATE cannot be combined with the DISTINCT the archive join needs, hence the subquery.
-        matching = Submission.objects.filter(stuck).values("pk")
+        matching = Submission.objects.annotate(last_beat=last_beat).filter(stuck).values("pk")
         for submission in Submission.objects.select_for_update(skip_locked=True).filter(pk__in=matching):
             if submission.attempts >= settings.INGEST_MAX_ATTEMPTS:
                 exhausted.append((submission.pk, submission.attempts))

@@ -29,6 +29,7 @@ REFUSED = ("rejected", "invalid")
 
 _BLOCK = 512
 _MIB = 1024 * 1024
+_GIB = 1024 * _MIB
 
 
 @dataclass(frozen=True)
@@ -220,26 +221,33 @@ def _deep_path(ctx: Context) -> bytes:
     return _with_run(ctx, _file("run/" + "d/" * 2100 + "deep.txt"))
 
 
-def _zeros_member_tar_gz(total: int) -> bytes:
-    """A .tar.gz holding one member of `total` zero bytes, built without compressing them all.
+def _gzip_around_zeros(head: bytes, zeros: int, tail: bytes) -> bytes:
+    """`head`, `zeros` zero bytes and `tail` as one valid gzip stream, without compressing or holding
+    the zeros.
 
     After a full flush deflate starts afresh, so one compressed mebibyte of zeros can be repeated;
     the gzip trailer still carries the true CRC and size, so the bomb is a perfectly valid file.
     """
+    assert zeros % _MIB == 0, "whole mebibytes of zeros only"
+    chunk = bytes(_MIB)
+    engine = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    head_packed = engine.compress(head) + engine.flush(zlib.Z_FULL_FLUSH)
+    block = engine.compress(chunk) + engine.flush(zlib.Z_FULL_FLUSH)
+    tail_packed = engine.compress(tail) + engine.flush()
+    crc = zlib.crc32(head)
+    for _ in range(zeros // _MIB):
+        crc = zlib.crc32(chunk, crc)
+    crc = zlib.crc32(tail, crc)
+    size = (len(head) + zeros + len(tail)) & 0xFFFFFFFF
+    gzip_header = b"\x1f\x8b\x08\x00" + bytes(4) + b"\x02\xff"
+    return gzip_header + head_packed + block * (zeros // _MIB) + tail_packed + struct.pack("<2L", crc, size)
+
+
+def _zeros_member_tar_gz(total: int) -> bytes:
+    """A .tar.gz holding one member of `total` zero bytes."""
     info = tarfile.TarInfo("run/zeros.bin")
     info.size = total
-    header, chunk, end = info.tobuf(tarfile.PAX_FORMAT), bytes(_MIB), bytes(2 * _BLOCK)
-    engine = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
-    head = engine.compress(header) + engine.flush(zlib.Z_FULL_FLUSH)
-    block = engine.compress(chunk) + engine.flush(zlib.Z_FULL_FLUSH)
-    tail = engine.compress(end) + engine.flush()
-    crc = zlib.crc32(header)
-    for _ in range(total // _MIB):
-        crc = zlib.crc32(chunk, crc)
-    crc = zlib.crc32(end, crc)
-    size = (len(header) + total + len(end)) & 0xFFFFFFFF
-    gzip_header = b"\x1f\x8b\x08\x00" + bytes(4) + b"\x02\xff"
-    return gzip_header + head + block * (total // _MIB) + tail + struct.pack("<2L", crc, size)
+    return _gzip_around_zeros(info.tobuf(tarfile.PAX_FORMAT), total, bytes(2 * _BLOCK))
 
 
 def _gzip_bomb(ctx: Context) -> bytes:
@@ -381,6 +389,67 @@ def _lying_header_size(ctx: Context) -> bytes:
     info.size = 10 * _MIB
     plain = info.tobuf(tarfile.PAX_FORMAT) + b"[RESULT] only this much\n".ljust(_BLOCK, b"\0")
     return gzip.compress(plain, mtime=0)
+
+
+def _plain_run_tar(ctx: Context) -> bytes:
+    """The real run as an uncompressed tar, end-of-archive marker included."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for info, data in _run_members(ctx):
+            assert data is not None
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _header_bomb(ctx: Context, kind: bytes, name: str) -> bytes:
+    """A header of type `kind` declaring 1 GiB (zeros, ~1 MiB once gzip'ed) in front of a real run.
+
+    tarfile reads such a header's whole payload into memory before looking at it: a GNU long name
+    or link target, or pax attributes (for the next member, or for all of them if global).
+    """
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.size = _GIB
+    return _gzip_around_zeros(info.tobuf(tarfile.USTAR_FORMAT), _GIB, _plain_run_tar(ctx))
+
+
+def _many_pax_headers(ctx: Context) -> bytes:
+    """300 members each carrying a 60 KiB pax comment: each header is allowed, together 17.6 MiB."""
+    comment = "x" * 60 * 1024
+    members = []
+    for index in range(300):
+        info, data = _file(f"run/notes-{index:03d}.txt")
+        info.pax_headers = {"comment": comment}
+        members.append((info, data))
+    return _with_run(ctx, *members)
+
+
+def _gzip_cut_at_member_boundary(ctx: Context) -> bytes:
+    """A real run's .tar.gz cut right after the run's members, where no tar header is broken.
+
+    A last member, the end-of-archive marker and the gzip trailer are lost. tarfile ends quietly
+    at a missing header, so unless the gzip stream is read to its end this passes for a complete,
+    shorter archive.
+    """
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for info, data in [*_run_members(ctx), _file("run/zz-lost.txt")]:
+            assert data is not None
+            if info.name == "run/zz-lost.txt":
+                cut = buffer.tell()
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    engine = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    packed = engine.compress(buffer.getvalue()[:cut]) + engine.flush(zlib.Z_FULL_FLUSH)
+    return b"\x1f\x8b\x08\x00" + bytes(4) + b"\x02\xff" + packed
+
+
+def _gzip_wrong_crc(ctx: Context) -> bytes:
+    """A real run's .tar.gz whose gzip trailer carries a wrong CRC32: the content was altered."""
+    data = bytearray(_tar(_run_members(ctx)))
+    data[-8] ^= 0xFF
+    return bytes(data)
 
 
 def _empty_file(ctx: Context) -> bytes:
@@ -543,6 +612,54 @@ HOSTILE: tuple[Hostile, ...] = (
         REJECTED,
         r"damaged or truncated",
     ),
+    Hostile(
+        "1 GiB GNU long-name header",
+        "longname-bomb.tgz",
+        lambda c: _header_bomb(c, tarfile.GNUTYPE_LONGNAME, "././@LongLink"),
+        REJECTED,
+        r'"\./\./@LongLink" \(a GNU long-name header .*declares 1\.0 GiB \(1,073,741,824 bytes\).*'
+        r"at most 64\.0 KiB \(65,536 bytes\)",
+    ),
+    Hostile(
+        "1 GiB GNU long-link header",
+        "longlink-bomb.tgz",
+        lambda c: _header_bomb(c, tarfile.GNUTYPE_LONGLINK, "././@LongLink"),
+        REJECTED,
+        r'"\./\./@LongLink" \(a GNU long-link header .*declares 1\.0 GiB \(1,073,741,824 bytes\).*'
+        r"at most 64\.0 KiB \(65,536 bytes\)",
+    ),
+    Hostile(
+        "1 GiB pax extended header",
+        "pax-bomb.tgz",
+        lambda c: _header_bomb(c, tarfile.XHDTYPE, "run/PaxHeaders.4242/result.txt"),
+        REJECTED,
+        r'"run/PaxHeaders\.4242/result\.txt" \(a pax extended header .*declares 1\.0 GiB '
+        r"\(1,073,741,824 bytes\).*at most 64\.0 KiB \(65,536 bytes\)",
+    ),
+    Hostile(
+        "1 GiB pax global header",
+        "pax-global-bomb.tgz",
+        lambda c: _header_bomb(c, tarfile.XGLTYPE, "pax_global_header"),
+        REJECTED,
+        r'"pax_global_header" \(a pax global header .*declares 1\.0 GiB \(1,073,741,824 bytes\).*'
+        r"at most 64\.0 KiB \(65,536 bytes\)",
+    ),
+    Hostile(
+        "300 pax headers of 60 KiB",
+        "many-pax.tgz",
+        _many_pax_headers,
+        REJECTED,
+        r"pax extended header .*brings the archive's long-name and pax headers to 16\.\d MiB .*more "
+        r"than the 16\.0 MiB \(16,777,216 bytes\)",
+    ),
+    Hostile(
+        "gzip cut at a member boundary",
+        "cut.tgz",
+        _gzip_cut_at_member_boundary,
+        REJECTED,
+        r"truncated|incomplete",
+    ),
+    Hostile("gzip with a wrong CRC", "wrong-crc.tgz", _gzip_wrong_crc, REJECTED, r"gzip stream is damaged"),
     Hostile("empty file", "empty.tgz", _empty_file, REJECTED, r"empty"),
     Hostile("empty tar", "empty-tar.tgz", _empty_tar, REJECTED, r"No IO500 result"),
     Hostile("empty zip", "empty.zip", _empty_zip, REJECTED, r"No IO500 result"),

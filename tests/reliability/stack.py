@@ -1,9 +1,10 @@
 """A private, production-like registry stack on this machine, for fault injection and load.
 
-PostgreSQL (its own cluster from initdb, on its own port), Redis (its own server), gunicorn and
-Celery workers and beat, all started and stopped here. Nothing touches the machine's shared
-PostgreSQL or Redis, which other test runs use at the same time: killing and restarting these
-private services is safe.
+PostgreSQL (its own cluster from initdb, on its own port), Redis (its own server), gunicorn behind
+nginx (as in production: the proxy buffers requests, so a slow client holds an nginx connection and
+never a gunicorn worker), Celery workers and beat, all started and stopped here. Nothing touches
+the machine's shared PostgreSQL or Redis, which other test runs use at the same time: killing and
+restarting these private services is safe.
 """
 
 from __future__ import annotations
@@ -27,6 +28,18 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+# What docker/nginx.conf leaves to its container (process, files, logs): here all in the stack folder.
+NGINX_STACK_HEAD = """daemon off;
+worker_processes 1;
+pid {root}/nginx.pid;
+error_log {root}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+access_log off;
+client_body_temp_path {root}/nginx/body;
+proxy_temp_path {root}/nginx/proxy;
+"""
 
 
 def _postgres_bin() -> Path:
@@ -187,6 +200,8 @@ class Stack:
     extra_env: dict[str, str] = field(default_factory=dict)
     services: list[Service] = field(default_factory=list)
     web_port: int = field(default_factory=free_port)
+    proxy_port: int = field(default_factory=free_port)
+    proxied: bool = False
 
     @classmethod
     @contextlib.contextmanager
@@ -230,6 +245,8 @@ class Stack:
             "SECRET_KEY": "private-stack-" + secrets.token_urlsafe(40),
             "DEBUG": "false",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # nginx in front: the client's address comes in its header (docker/nginx.conf).
+            "RATELIMIT_CLIENT_IP_HEADER": "HTTP_X_REAL_IP",
             # Plain HTTP on localhost: no TLS terminator in front of this stack.
             "SECURE_SSL_REDIRECT": "false",
             "SECURE_HSTS_SECONDS": "0",
@@ -269,7 +286,8 @@ class Stack:
         self.services.append(service)
         return service
 
-    def start_web(self, workers: int = 2, threads: int = 8) -> Service:
+    def start_web(self, workers: int = 2, threads: int = 8, proxy: bool = True) -> Service:
+        """gunicorn, and nginx in front of it unless `proxy` is False; `url()` then names nginx."""
         command = [sys.executable, "-m", "gunicorn", "registry.wsgi", "--bind", f"127.0.0.1:{self.web_port}"]
         command += ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
         # Keep-alive longer than any client pause, as behind a proxy; gunicorn's 2 s default closes
@@ -277,6 +295,26 @@ class Stack:
         command += ["--timeout", "120", "--keep-alive", "75", "--log-level", "warning"]
         service = self._spawn("web", command)
         _wait_for(lambda: self._answers("/healthz"), "gunicorn", log=service.log)
+        if proxy:
+            self.start_proxy()
+        return service
+
+    def start_proxy(self) -> Service:
+        """nginx from Debian's package with the production settings of docker/nginx.conf."""
+        config = self.root / "nginx.conf"
+        template = (REPO / "docker" / "nginx.conf").read_text()
+        config.write_text(
+            NGINX_STACK_HEAD.format(root=self.root)
+            + template.replace("server web:8000;", f"server 127.0.0.1:{self.web_port};").replace(
+                "listen 80;", f"listen 127.0.0.1:{self.proxy_port};"
+            )
+            + "}\n"
+        )
+        for folder in ("body", "proxy"):
+            (self.root / "nginx" / folder).mkdir(parents=True, exist_ok=True)
+        service = self._spawn("nginx", [NGINX, "-c", str(config), "-e", str(self.root / "nginx-error.log")])
+        self.proxied = True
+        _wait_for(lambda: self._answers("/healthz"), "nginx", log=self.root / "nginx-error.log")
         return service
 
     def start_worker(self, name: str = "worker", concurrency: int = 1, nice: int = 0) -> Service:
@@ -309,7 +347,7 @@ class Stack:
             return False
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.web_port}{path}"
+        return f"http://127.0.0.1:{self.proxy_port if self.proxied else self.web_port}{path}"
 
     def api_token(self, username: str) -> str:
         return self.manage("create_api_token", username).strip().splitlines()[-1]

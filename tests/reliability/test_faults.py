@@ -8,12 +8,16 @@ and calls a submission stuck after 6 s (20 minutes in production); everything el
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
+import socket
 import subprocess
 import tarfile
+import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +30,13 @@ from tests.submissions.archives import pack_folder
 
 FINAL = {"verified", "invalid", "rejected"}
 MEDIA_TMPFS_MIB = 512
-STACK_ENV = {"INGEST_STUCK_AFTER_MINUTES": "0.1", "INGEST_REQUEUE_EVERY_S": "2", "UPLOAD_RATE": ""}
+# A lease of 6 s renewed every second (production: 60 s renewed every 15 s, requeue every 30 s).
+STACK_ENV = {
+    "INGEST_STUCK_AFTER_MINUTES": "0.1",
+    "INGEST_HEARTBEAT_S": "1",
+    "INGEST_REQUEUE_EVERY_S": "2",
+    "UPLOAD_RATE": "",
+}
 RECOVERY_TIMEOUT_S = 120
 
 pytestmark = pytest.mark.faults
@@ -267,3 +277,72 @@ def test_no_submission_of_the_fault_run_is_left_unfinished(stack: Stack) -> None
     assert all(row["archives"] == 1 for row in rows), rows
     if any(not service.alive() for service in stack.services):
         raise StackError(f"a service of the stack died:\n{stack.logs()}")
+
+
+SLOW_CLIENTS = 16  # twice gunicorn's 2 workers x 4 threads of this stack
+SLOW_ATTACK_S = 12.0
+
+
+def _slow_clients(port: int, stop: threading.Event) -> list[socket.socket]:
+    """Connections that send a request head and then one body byte every 2 s (the slowloris of the
+    issue: four such requests stopped a stack without a buffering proxy)."""
+    held = []
+    for _ in range(SLOW_CLIENTS):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+        connection.sendall(
+            b"POST /api/v1/submissions/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n"
+        )
+        held.append(connection)
+
+    def trickle() -> None:
+        while not stop.wait(2.0):
+            for connection in held:
+                with contextlib.suppress(OSError):
+                    connection.sendall(b"x")
+
+    threading.Thread(target=trickle, daemon=True).start()
+    return held
+
+
+def _healthz_latencies(url: str, duration_s: float) -> list[float]:
+    latencies = []
+    deadline = time.monotonic() + duration_s
+    while time.monotonic() < deadline:
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                response.read()
+            latencies.append(time.monotonic() - started)
+        except OSError:
+            latencies.append(5.0)  # timed out: counted as the whole timeout
+        time.sleep(0.5)
+    return latencies
+
+
+def _attack(stack: Stack, port: int, url: str) -> list[float]:
+    stop = threading.Event()
+    held = _slow_clients(port, stop)
+    try:
+        return _healthz_latencies(url, SLOW_ATTACK_S)
+    finally:
+        stop.set()
+        for connection in held:
+            connection.close()
+
+
+def test_slow_clients_hold_nginx_connections_not_the_site(stack: Stack) -> None:
+    assert stack.proxied, "the stack must run nginx in front of gunicorn, as production does"
+    through_proxy = _attack(stack, stack.proxy_port, stack.url("/healthz"))
+    # The same attack straight at gunicorn, for the record: what the proxy saves the site from.
+    direct = _attack(stack, stack.web_port, f"http://127.0.0.1:{stack.web_port}/healthz")
+    record(
+        "slow-clients",
+        "slow clients",
+        fault=f"{SLOW_CLIENTS} connections sending one body byte every 2 s for {SLOW_ATTACK_S:g} s",
+        healthz_p_max_ms_behind_nginx=round(max(through_proxy) * 1000, 1),
+        healthz_median_ms_behind_nginx=round(sorted(through_proxy)[len(through_proxy) // 2] * 1000, 1),
+        healthz_max_ms_straight_at_gunicorn=round(max(direct) * 1000, 1),
+        loadavg=Path("/proc/loadavg").read_text().split()[:3],
+    )
+    assert max(through_proxy) < 1.0, through_proxy

@@ -3,7 +3,11 @@ kept, nothing written outside the sandbox, and (with the real worker) bounded me
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
+import os
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,10 +17,19 @@ import pytest
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
+from scoring.locate import read_runs
+from scoring.model import ReadError
+from submissions.extract import ExtractionRejected, extract_archive
 from submissions.models import Archive, Finding, Submission
 from tests.reliability.conftest import by_kind, sha256
-from tests.reliability.hostile import HOSTILE, Hostile
-from tests.reliability.memory import children, peak_rss_kib
+from tests.reliability.hostile import HOSTILE, Context, Hostile
+from tests.reliability.memory import (
+    children,
+    peak_rss_kib,
+    release_freed_memory,
+    reset_peak_rss,
+    rss_kib,
+)
 from tests.reliability.records import record
 from tests.submissions.helpers import wait_for_final
 
@@ -99,6 +112,9 @@ WORKER_SUBSET = by_kind(
     "invalid UTF-8 name",
     "deeply nested path",
     "gzip bomb (1 GiB of zeros)",
+    "1 GiB GNU long-name header",
+    "1 GiB pax global header",
+    "gzip cut at a member boundary",
     "zip bomb (128 MiB of zeros)",
     "sparse member of 10^9 bytes (GNU)",
     "zip with overlapping entries",
@@ -143,3 +159,92 @@ def test_the_real_worker_refuses_hostile_archives_in_bounded_memory_without_cras
         worker_main_peak_rss_mib=round(peak_rss_kib(worker.pid) / 1024, 1),
         pool_restarts=0,
     )
+
+
+# Both places that read tarballs: the upload sandbox and the scoring engine (which reads archives
+# itself, for the command line and re-verification).
+READERS: dict[str, tuple[Callable[[Path, Path], object], type[Exception]]] = {
+    "extract": (extract_archive, ExtractionRejected),
+    "scoring": (lambda archive, _: read_runs(archive), ReadError),
+}
+HEADER_BOMBS = by_kind(
+    "1 GiB GNU long-name header",
+    "1 GiB GNU long-link header",
+    "1 GiB pax extended header",
+    "1 GiB pax global header",
+    "300 pax headers of 60 KiB",
+    "gzip cut at a member boundary",
+    "gzip with a wrong CRC",
+)
+# Before the bound, a 1 GiB long-name header cost 11 GB and two minutes; refused, it costs nothing.
+HEADER_BOMB_PEAK_GROWTH_LIMIT_MIB = 64
+HEADER_BOMB_SECONDS_LIMIT = 5.0
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("hostile", HEADER_BOMBS, ids=[h.kind for h in HEADER_BOMBS])
+def test_header_bombs_and_damaged_gzip_are_refused_at_once_in_bounded_memory(
+    hostile: Hostile, reader: str, hostile_bytes: Callable[[Hostile], bytes], tmp_path: Path
+) -> None:
+    read, rejection = READERS[reader]
+    archive = tmp_path / hostile.filename
+    archive.write_bytes(hostile_bytes(hostile))
+    (tmp_path / "out").mkdir()
+    pid = os.getpid()
+    release_freed_memory()
+    reset_peak_rss(pid)
+    before_kib = rss_kib(pid)
+    started = time.monotonic()
+    with pytest.raises(rejection) as refused:
+        read(archive, tmp_path / "out")
+    seconds = time.monotonic() - started
+    growth_mib = (peak_rss_kib(pid) - before_kib) / 1024
+    assert hostile.reason_matches(str(refused.value)), f"unhelpful reason {refused.value}"
+    assert seconds < HEADER_BOMB_SECONDS_LIMIT
+    assert growth_mib < HEADER_BOMB_PEAK_GROWTH_LIMIT_MIB
+    record(
+        "header-bombs",
+        f"{hostile.kind} ({reader})",
+        kind=hostile.kind,
+        reader=reader,
+        bytes=archive.stat().st_size,
+        seconds=round(seconds, 3),
+        peak_growth_mib=round(growth_mib, 1),
+        reason=str(refused.value)[:300],
+        loadavg=Path("/proc/loadavg").read_text().split()[:3],
+    )
+
+
+def _run_under(top: str, ctx: Context, tar_format: int) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tar_format) as tar:
+        tar.add(ctx.run, arcname=top)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize(
+    ("tar_format", "header_type"),
+    [(tarfile.GNU_FORMAT, tarfile.GNUTYPE_LONGNAME), (tarfile.PAX_FORMAT, tarfile.XHDTYPE)],
+    ids=["GNU long name", "pax header"],
+)
+def test_a_real_run_under_a_300_character_path_is_still_read(
+    tar_format: int, header_type: bytes, reader: str, hostile_context: Context, tmp_path: Path
+) -> None:
+    top = "/".join(["results", "a" * 120, "b" * 120, "2024.04.24-22.14.03-" + "c" * 40])
+    assert len(top) > 300
+    data = _run_under(top, hostile_context, tar_format)
+    first_typeflag = gzip.decompress(data)[156:157]
+    assert first_typeflag == header_type, "the long path is not in the header under test"
+    archive = tmp_path / "long-path.tgz"
+    archive.write_bytes(data)
+    out = tmp_path / "out"
+    out.mkdir()
+    if reader == "extract":
+        extract_archive(archive, out)
+        assert (out / top / "result_summary.txt").read_bytes() == (
+            hostile_context.run / "result_summary.txt"
+        ).read_bytes()
+    else:
+        (run,) = read_runs(archive)
+        assert run.path == top and run.phases

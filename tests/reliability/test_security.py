@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import secrets
 import subprocess
@@ -101,7 +102,9 @@ def _login(client: Client, username: str, password: str, address: str = "10.0.0.
     return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
-def test_failed_logins_are_rate_limited_per_address_and_per_user(submitter: Any, settings: Any) -> None:
+def test_failed_logins_lock_the_guessing_address_out_of_that_account_only(
+    submitter: Any, settings: Any
+) -> None:
     settings.LOGIN_FAILURE_RATE = "3/15m"
     client = Client()
     for _ in range(3):
@@ -110,13 +113,49 @@ def test_failed_logins_are_rate_limited_per_address_and_per_user(submitter: Any,
     assert locked.status_code == 429
     assert "Too many failed log-in attempts" in locked.content.decode()
     assert 0 < int(locked["Retry-After"]) <= 900
-    # The guesser's address is locked out for every account...
-    assert _login(client, "bob", "anything").status_code == 429
-    # ...and the attacked account from every address, while others log in normally.
-    assert _login(Client(), "alice", PASSWORD, address="10.0.0.2").status_code == 429
-    User.objects.create_user("dora", "dora@example.org", PASSWORD)
-    assert _login(Client(), "dora", PASSWORD, address="10.0.0.3").status_code == 302
+    # The owner, from their own address, is not locked out by a stranger's guesses...
+    assert _login(Client(), "alice", PASSWORD, address="10.0.0.2").status_code == 302
+    # ...and the guessing address may still try another account (within the per-address limit).
+    assert _login(client, "bob", "anything").status_code == 200
     record("security", "login rate limit", failures_allowed=3, locked_status=429)
+
+
+def test_one_address_spraying_many_accounts_is_stopped(settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "3/15m"
+    settings.LOGIN_IP_FAILURE_RATE = "5/15m"
+    for number in range(5):
+        assert _login(Client(), f"user{number}", "guess", address="10.0.0.7").status_code == 200
+    assert _login(Client(), "user9", "guess", address="10.0.0.7").status_code == 429
+    assert _login(Client(), "user9", "guess", address="10.0.0.8").status_code == 200
+
+
+def test_the_admin_log_in_is_limited_by_the_same_limiter(submitter: Any, settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "2/15m"
+    url = reverse("admin:login")
+    form = {"username": "alice", "password": "wrong password", "next": "/admin/"}
+    for _ in range(2):
+        assert Client().post(url, form, REMOTE_ADDR="10.0.0.5").status_code == 200
+    refused = Client().post(url, {**form, "password": PASSWORD}, REMOTE_ADDR="10.0.0.5")
+    assert refused.status_code == 429
+    # The site's own form shares the bucket: the same pair stays locked there too.
+    assert _login(Client(), "alice", PASSWORD, address="10.0.0.5").status_code == 429
+
+
+def test_concurrent_guesses_never_exceed_the_limit(settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "10/15m"
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def guess(_: int) -> int:
+        try:
+            return int(_login(Client(), "carol", "guess", address="10.0.0.9").status_code)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(guess, range(24)))
+    assert statuses.count(200) == 10 and statuses.count(429) == 14
 
 
 def test_successful_logins_do_not_count_against_the_limit(submitter: Any, settings: Any) -> None:
@@ -170,6 +209,72 @@ def test_the_web_form_and_the_api_share_one_upload_budget(
     response = client.post(reverse("submissions:upload"), {"archive": real_tarball(585)})
     assert response.status_code == 429
     assert "uploaded too much" in response.content.decode()
+
+
+def test_the_web_form_refuses_an_upload_over_the_limit_before_reading_its_body(
+    submitter: Any, settings: Any
+) -> None:
+    """A 900 MiB body from a user over the limit: answered 429 having read none of it."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_started
+    from django.db import close_old_connections
+
+    settings.UPLOAD_RATE = "0/h"
+    settings.MAX_REQUEST_BYTES = 2 * 2**30
+    client = Client()
+    client.force_login(submitter)
+
+    class CountingBody(io.RawIOBase):
+        read_bytes = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            CountingBody.read_bytes += len(buffer)
+            buffer[:] = b"x" * len(buffer)
+            return len(buffer)
+
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": reverse("submissions:upload"),
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BufferedReader(CountingBody()),
+        "CONTENT_TYPE": "multipart/form-data; boundary=xyz",
+        "CONTENT_LENGTH": str(900 * 2**20),
+        "HTTP_COOKIE": f"sessionid={client.cookies['sessionid'].value}",
+        "REMOTE_ADDR": "10.1.1.1",
+    }
+    statuses: list[str] = []
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
+        statuses.append(status)
+        return lambda data: None
+
+    # As Django's test client does: the test's own connection must stay open inside its transaction.
+    request_started.disconnect(close_old_connections)
+    try:
+        body = b"".join(WSGIHandler()(environ, start_response))
+    finally:
+        request_started.connect(close_old_connections)
+    assert statuses[0].startswith("429") and b"uploaded too much" in body
+    assert CountingBody.read_bytes == 0
+
+
+def test_review_comments_are_rate_limited_per_user(submitter: Any, settings: Any) -> None:
+    from tests.factories import make_submission
+
+    settings.COMMENT_RATE = "2/h"
+    submission = make_submission(submitter=submitter)
+    client = Client()
+    client.force_login(submitter)
+    url = reverse("submissions:comment", args=[submission.pk])
+    for _ in range(2):
+        assert client.post(url, {"body": "Which stripe count?"}).status_code == 302
+    refused = client.post(url, {"body": "Third"})
+    assert refused.status_code == 429 and "many comments" in refused.content.decode()
 
 
 def test_the_daily_upload_volume_is_limited_per_user(

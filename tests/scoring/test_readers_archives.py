@@ -90,6 +90,40 @@ def test_a_truncated_gzip_is_a_clear_read_error(submission: Submission, tmp_path
         read_runs(archive)
 
 
+@pytest.mark.parametrize("mode", ["w:gz", "w:bz2", "w:xz"])
+def test_a_tarball_cut_in_its_compression_trailer_is_a_clear_read_error(
+    submission: Submission, tmp_path: Path, mode: str
+) -> None:
+    # Every tar member is intact; only the end of the compressed stream is missing.
+    archive = _tar(tmp_path / "run.tar", _files_of(submission(45), "run"), mode)
+    archive.write_bytes(archive.read_bytes()[:-1])
+    with pytest.raises(ReadError, match=r"^run\.tar: The \w+ stream is truncated"):
+        read_runs(archive)
+
+
+def test_a_gzip_with_a_wrong_crc_is_a_clear_read_error(submission: Submission, tmp_path: Path) -> None:
+    archive = _tar(tmp_path / "run.tgz", _files_of(submission(45), "run"))
+    data = bytearray(archive.read_bytes())
+    data[-8] ^= 0x01
+    archive.write_bytes(bytes(data))
+    with pytest.raises(ReadError, match=r"^run\.tgz: The gzip stream is damaged \(CRC check failed"):
+        read_runs(archive)
+
+
+def test_an_oversized_pax_header_is_a_clear_read_error(submission: Submission, tmp_path: Path) -> None:
+    files = _files_of(submission(45), "run")
+    target = tmp_path / "run.tgz"
+    with tarfile.open(target, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        info = tarfile.TarInfo("run/result.txt")
+        info.pax_headers = {"comment": "x" * 100_000}
+        info.size = len(files["run/result.txt"])
+        tar.addfile(info, io.BytesIO(files["run/result.txt"]))
+    with pytest.raises(
+        ReadError, match=r"^run\.tgz: The archive member .*pax extended header.*at most 64\.0 KiB"
+    ):
+        read_runs(target)
+
+
 def test_a_corrupt_zip_is_a_clear_read_error(submission: Submission, tmp_path: Path) -> None:
     archive = _zip(tmp_path / "run.zip", _files_of(submission(45), "run"))
     data = bytearray(archive.read_bytes())

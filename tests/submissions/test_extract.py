@@ -191,6 +191,44 @@ def test_it_rejects_a_truncated_archive(tmp_path: Path, sandbox: Path, io500_sub
         _extract(tmp_path, data[: len(data) // 2], sandbox)
 
 
+# Where each compression keeps the check of the whole stream: gzip's CRC32, the combined CRC bits at
+# the very end of bzip2, the CRC32 of the xz stream footer.
+_STREAM_CHECK_AT = {"gz": -8, "bz2": -2, "xz": -12}
+
+
+@pytest.mark.parametrize("compression", _STREAM_CHECK_AT)
+def test_it_rejects_an_archive_cut_anywhere_in_its_compression_trailer(
+    tmp_path: Path, sandbox: Path, io500_submissions: Path, compression: str
+) -> None:
+    # Every tar member is intact; only the end of the compressed stream is missing.
+    data = pack_folder(io500_submissions / "submission-33", compression)
+    with pytest.raises(ExtractionRejected, match=r"stream is truncated: it ends before its end marker"):
+        _extract(tmp_path, data[:-1], sandbox)
+
+
+@pytest.mark.parametrize("compression", _STREAM_CHECK_AT)
+def test_it_rejects_an_archive_whose_compression_check_fails(
+    tmp_path: Path, sandbox: Path, io500_submissions: Path, compression: str
+) -> None:
+    data = bytearray(pack_folder(io500_submissions / "submission-33", compression))
+    data[_STREAM_CHECK_AT[compression]] ^= 0x01
+    with pytest.raises(ExtractionRejected, match=r"damaged"):
+        _extract(tmp_path, bytes(data), sandbox)
+
+
+def test_it_rejects_an_oversized_long_name_header_naming_it(tmp_path: Path, sandbox: Path) -> None:
+    info = tarfile.TarInfo("././@LongLink")
+    info.type = tarfile.GNUTYPE_LONGNAME
+    info.size = 100 * 1024 * 1024
+    plain = tar_of(file_member("run/ok.txt"), compression="")[:1024] + info.tobuf(tarfile.USTAR_FORMAT)
+    with pytest.raises(ExtractionRejected) as refused:
+        _extract(tmp_path, plain, sandbox)
+    assert str(refused.value).startswith(
+        'The archive member "././@LongLink" (a GNU long-name header at byte 1,024 of the unpacked '
+        "archive) declares 100.0 MiB (104,857,600 bytes) of header data"
+    )
+
+
 def test_it_rejects_a_corrupt_zip(tmp_path: Path, sandbox: Path) -> None:
     data = bytearray(zip_of(("run/result_summary.txt", b"x" * 5000)))
     data[40:60] = bytes(20)  # inside the compressed stream of the only member

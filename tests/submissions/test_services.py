@@ -291,10 +291,13 @@ class TestSystemFindings:
 class TestRecovery:
     def _stuck(self, submitter: Any, create: Any, attempts: int) -> Submission:
         submission: Submission = create(submitter, real_tarball(33))[0]
+        # Its worker died an hour ago: its attempt began then and its heartbeat stopped then.
+        an_hour_ago = timezone.now() - timedelta(hours=1)
         Submission.objects.filter(pk=submission.pk).update(
             status=Submission.Status.PROCESSING,
             attempts=attempts,
-            processing_started_at=timezone.now() - timedelta(hours=1),
+            processing_started_at=an_hour_ago,
+            heartbeat_at=an_hour_ago,
         )
         return submission
 
@@ -314,6 +317,39 @@ class TestRecovery:
             status=Submission.Status.PROCESSING, processing_started_at=timezone.now()
         )
         assert submission_requeue_stuck(older_than=timedelta(minutes=20)) == 0
+
+    def test_a_processing_row_with_a_fresh_heartbeat_is_neither_requeued_nor_run_twice(
+        self, submitter: Any, create: Any
+    ) -> None:
+        submission = self._stuck(submitter, create, attempts=1)
+        Submission.objects.filter(pk=submission.pk).update(heartbeat_at=timezone.now())
+        assert submission_requeue_stuck(older_than=timedelta(minutes=1)) == 0
+        # A duplicate message arrives while the live attempt holds the lease: it does nothing.
+        again = submission_ingest(submission_id=submission.pk)
+        assert again.status == Submission.Status.PROCESSING and again.attempts == 1
+
+    def test_a_worker_that_stopped_beating_is_noticed_after_the_default_lease(
+        self, submitter: Any, create: Any, settings: Any
+    ) -> None:
+        assert (
+            settings.INGEST_STUCK_AFTER_MINUTES * 60
+            + settings.CELERY_BEAT_SCHEDULE["requeue-stuck-submissions"]["schedule"]
+            <= 120
+        ), "recovery must come within 2 minutes"
+        submission = self._stuck(submitter, create, attempts=1)
+        Submission.objects.filter(pk=submission.pk).update(
+            heartbeat_at=timezone.now() - timedelta(seconds=70)
+        )
+        assert (
+            submission_requeue_stuck(older_than=timedelta(minutes=settings.INGEST_STUCK_AFTER_MINUTES)) == 1
+        )
+
+    def test_a_lost_broker_message_is_sent_again(self, submitter: Any, create: Any) -> None:
+        submission: Submission = create(submitter, real_tarball(33))[0]
+        Submission.objects.filter(pk=submission.pk).update(
+            status=Submission.Status.RECEIVED, updated_at=timezone.now() - timedelta(minutes=2)
+        )
+        assert submission_requeue_stuck(older_than=timedelta(minutes=1)) == 1
 
     def test_a_poison_archive_ends_rejected_instead_of_looping(
         self, submitter: Any, create: Any, settings: Any
@@ -336,10 +372,42 @@ class TestRecovery:
         assert task.delay(987654).get() is None
 
 
-def test_the_beat_schedule_runs_a_registered_requeue_task_every_minute(settings: Any) -> None:
+def test_the_beat_schedule_runs_a_registered_requeue_task_every_half_minute(settings: Any) -> None:
     from registry.celery import app
 
     entry = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-submissions"]
-    assert entry["schedule"] == 60.0
+    assert entry["schedule"] == 30.0
     app.loader.import_default_modules()
     assert entry["task"] in app.tasks
+
+
+def repacked(number: int) -> ContentFile[bytes]:
+    """The same real run in other bytes: a note added and the gzip stream written anew."""
+    import gzip
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    source = io.BytesIO(real_tarball(number).read())
+    with tarfile.open(fileobj=source, mode="r:gz") as original, tarfile.open(fileobj=buffer, mode="w") as out:
+        for member in original.getmembers():
+            out.addfile(member, original.extractfile(member) if member.isfile() else None)
+        note = b"re-packed by someone else\n"
+        info = tarfile.TarInfo("NOTES.txt")
+        info.size = len(note)
+        out.addfile(info, io.BytesIO(note))
+    return ContentFile(gzip.compress(buffer.getvalue(), compresslevel=9), name=f"copy-{number}.tgz")
+
+
+def test_a_known_run_in_new_bytes_is_flagged_for_the_committee_with_a_link_to_the_first(
+    submitter: Any, other_submitter: Any, create: Any
+) -> None:
+    first, _ = create(submitter, real_tarball(33))
+    copy, created = create(other_submitter, repacked(33))
+    assert created and copy.pk != first.pk
+    flagged = Finding.objects.get(submission=copy, code="run-already-submitted")
+    assert flagged.severity == "warning" and f"/submissions/{first.pk}/" in flagged.message
+    assert not Finding.objects.filter(submission=first, code="run-already-submitted").exists()
+    # Another run is not flagged.
+    other, _ = create(other_submitter, real_tarball(585))
+    assert not Finding.objects.filter(submission=other, code="run-already-submitted").exists()
