@@ -200,43 +200,151 @@ CODES: dict[str, Code] = {
         "standard and extended phases (allowed difference {tolerance:.2g}).",
     ),
     # --- integrity hashes (rules/hashes.py) ---
-    "score-hash-verified": Code(INFO, "The score hash {stored} in result.txt verifies."),
+    # The hashes are the application's public 32-bit checksums: anyone can recompute them after an
+    # edit, so they catch accidental changes, never deliberate ones. The messages say so; whether
+    # the numbers are genuine is judged from the tools' own output (rules/evidence.py).
+    "score-hash-verified": Code(
+        INFO,
+        "The score hash {stored} in result.txt matches the printed scores: they were not changed by "
+        "accident since the run. It is a checksum anyone can recompute, not proof that the numbers "
+        "are genuine.",
+    ),
     "score-hash-legacy": Code(
         INFO,
-        "The score hash {stored} verifies the way the pre-release io500-isc21_v1 computed it "
-        "(without MD and BW), so this empty-version build is that release.",
+        "The score hash {stored} matches the way the pre-release io500-isc21_v1 computed it "
+        "(without MD and BW), so this empty-version build is that release. The hash guards against "
+        "accidental edits only.",
     ),
     "score-hash-invalid-run": Code(
         ERROR,
-        "The score hash {stored} verifies only with 'valid = NO' mixed in: the benchmark itself "
+        "The score hash {stored} matches only with 'valid = NO' mixed in: the benchmark itself "
         "recorded this run as invalid.",
     ),
     "score-hash-mismatch": Code(
         ERROR,
         "The score hash in result.txt is {stored}, but the printed phase scores, MD, BW and SCORE "
-        "hash to {expected}: the values were changed after the run.",
+        "give the checksum {expected}: the values were changed after the run, by accident or by hand.",
     ),
     "score-hash-absent": Code(
         WARNING,
-        "{reason} so the integrity of the printed scores cannot be checked.",
+        "{reason} so the printed scores cannot be checked for accidental changes.",
     ),
     "extended-hash-mismatch": Code(
         WARNING,
-        "The [SCOREX] hash is {stored}, but the extended scores hash to {expected}.",
+        "The [SCOREX] hash is {stored}, but the extended scores give the checksum {expected}: they "
+        "were changed after the run.",
     ),
-    "config-hash-verified": Code(INFO, "The config hash {stored} matches {source}."),
+    "config-hash-verified": Code(
+        INFO,
+        "The config hash {stored} matches {source}: the file was not changed by accident since the "
+        "run (a checksum anyone can recompute, not proof of authenticity).",
+    ),
     "config-hash-mismatch": Code(
         ERROR,
-        "The config hash in result.txt is {stored}, but {source} hashes to {expected}; the "
+        "The config hash in result.txt is {stored}, but {source} gives the checksum {expected}; the "
         "configuration file was changed after the run.",
     ),
     "config-hash-explained": Code(
         WARNING,
-        "The config hash in result.txt is {stored}, but {source} hashes to {expected}. {reason}",
+        "The config hash in result.txt is {stored}, but {source} gives the checksum {expected}. {reason}",
     ),
     "config-hash-absent": Code(
         WARNING,
-        "{reason} so the configuration the run used cannot be checked against its hash.",
+        "{reason} so the configuration file cannot be checked for accidental changes.",
+    ),
+    # --- evidence: the summary re-derived from the tools' own output (rules/evidence.py) ---
+    "evidence-file-missing": Code(
+        ERROR,
+        "{file} is missing. The IO500 application writes it into every result directory and it "
+        "carries {what}; a run of this version is not valid without it.",
+    ),
+    "evidence-file-not-regular": Code(
+        ERROR,
+        "{file} is a {kind}, not the regular file the IO500 application writes; it carries {what}, "
+        "and a run of this version is not valid without it.",
+    ),
+    "evidence-file-unusable": Code(
+        ERROR,
+        "{file} is in the archive but {reason}, so it is no evidence of the run; a run of this "
+        "version is not valid without it.",
+    ),
+    "evidence-value-mismatch": Code(
+        ERROR,
+        "{phase} is {value} {unit} in {source}, but the phase's own {tool} output {raw_file} gives "
+        "{raw_value} {unit} (its printed figures allow {low} to {high}): the summary does not come "
+        "from this output.",
+    ),
+    "evidence-rank-mismatch": Code(
+        ERROR,
+        "{phase} is {value} {unit} in {source}, but its per-rank file {rank_file} gives {rank_value} "
+        "{unit} ({how}).",
+    ),
+    "evidence-count-mismatch": Code(
+        ERROR,
+        "{phase}: {source} reports {key} = {claimed:.0f}, but {raw_file} adds up to {counted:.0f}.",
+    ),
+    "evidence-clock-mismatch": Code(
+        ERROR,
+        "{raw_file} says {tool} ran {phase} from {started} to {finished}, outside the phase's "
+        "t_start {start} and t_end {end} in result.txt: the output comes from another run.",
+    ),
+    "evidence-clock-order": Code(
+        ERROR,
+        "{raw_file} says {phase} began at {started}, before {previous} had ended ({finished} in "
+        "{previous_file}): the raw outputs are not one run's phases in their order.",
+    ),
+    "evidence-runtime-mismatch": Code(
+        ERROR,
+        "{phase} took {claimed} s by {source}, but {other} says {actual} s.",
+    ),
+    "evidence-stonewall-short": Code(
+        ERROR,
+        "IOR's own output {raw_file} says {phase} wrote for {time_s:.2f} s; a write phase must run "
+        "for at least 300 s, and the application judges this by IOR's time.",
+    ),
+    "evidence-command-mismatch": Code(
+        ERROR,
+        "The command line in {raw_file} is not the one {source} records for {phase} (first "
+        "difference: '{raw_token}' against '{recorded_token}'): the output belongs to another command.",
+    ),
+    "evidence-unscored-mismatch": Code(
+        WARNING,
+        "The unscored phase {phase} disagrees with its own output: {detail} It does not change the "
+        "ranked score, but the committee should know.",
+    ),
+    "evidence-raw-missing": Code(
+        WARNING,
+        "No raw output for {phases}: the archive lacks {files}, which this version of the benchmark "
+        "writes, so {these} value(s) could not be re-derived from the tools' own output.",
+    ),
+    "evidence-raw-unreadable": Code(
+        WARNING,
+        "{raw_file} holds no readable {tool} result, so the value of {phase} could not be re-derived "
+        "from it.",
+    ),
+    "evidence-find-script": Code(
+        INFO,
+        "{phase} ran the external script '{script}'; the application keeps only its last output line "
+        "({last_output}), so the find counts come from result.txt alone.",
+    ),
+    "evidence-raw-unsupported": Code(
+        INFO,
+        "The raw output of {phases} is not re-derived (the registry has no md-workbench reader).",
+    ),
+    "evidence-ranks-missing": Code(
+        INFO,
+        "No per-rank CSV for {phases}; this version of the benchmark writes one per phase, so the "
+        "ranks could not be added up.",
+    ),
+    "evidence-clock-missing": Code(
+        INFO,
+        "result.txt records no t_start / t_end (verbosity 0), so the clocks of the raw outputs could "
+        "not be compared with the run's.",
+    ),
+    "evidence-checked": Code(
+        INFO,
+        "{agree} of {total} phase values re-derived from the tools' own output agree with the "
+        "summary{extra}.",
     ),
     # --- hints for reviewers (rules/hints.py) ---
     "read-after-write-cached": Code(

@@ -3,7 +3,9 @@
 The C application (src/util.c) folds every character into a rotating 32-bit accumulator and adds
 it as a *signed* char, so bytes >= 0x80 subtract. Pairs are hashed key-then-value on one
 accumulator and combined with XOR, which makes the combined hash independent of pair order.
-The hashes are not cryptographic: they catch edits by hand, not forgery.
+The hashes are not cryptographic and their recipe is public: they catch accidental changes
+(a hand edit, a truncated copy), but anyone can recompute them after a deliberate edit. Whether
+the numbers are genuine is judged from the tools' own output (scoring/rules/evidence.py).
 """
 
 from __future__ import annotations

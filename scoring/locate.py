@@ -63,6 +63,9 @@ class _Inventory:
     loaders: dict[str, Loader] = field(default_factory=dict)
     notes: list[tuple[str, Finding]] = field(default_factory=list)  # (member path, note)
     kept_bytes: int = 0
+    # Entries that are not regular files (relative posix path -> "directory" / "link" / "special"):
+    # a run whose result.txt is a directory must not look like a run without a result.txt.
+    irregular: dict[str, str] = field(default_factory=dict)
 
 
 def read_runs(path: str | os.PathLike[str], *, limits: Limits | None = None) -> list[RunResult]:
@@ -120,12 +123,15 @@ def _directory_inventory(root: Path, limits: Limits) -> _Inventory:
                 continue
             if entry.is_symlink():
                 inventory.notes.append((relpath, _link_note(relpath)))
+                inventory.irregular[relpath] = "link"
                 continue
             if entry.is_dir(follow_symlinks=False):
+                inventory.irregular[relpath] = "directory"
                 stack.append(Path(entry.path))
                 continue
             if not entry.is_file(follow_symlinks=False):
                 inventory.notes.append((relpath, _special_note(relpath)))
+                inventory.irregular[relpath] = "special"
                 continue
             _add_member_count(inventory, limits)
             inventory.files.append(relpath)
@@ -229,13 +235,18 @@ def _add_tar_member(
     if relpath is None:
         inventory.notes.append((member.name, _unsafe_note(member.name)))
         return
-    if not relpath or _ignored(relpath) or member.isdir():
+    if not relpath or _ignored(relpath):
+        return
+    if member.isdir():
+        inventory.irregular[relpath] = "directory"
         return
     if member.issym() or member.islnk():
         inventory.notes.append((relpath, _link_note(relpath)))
+        inventory.irregular[relpath] = "link"
         return
     if not member.isreg():
         inventory.notes.append((relpath, _special_note(relpath)))
+        inventory.irregular[relpath] = "special"
         return
     _add_member_count(inventory, limits)
     inventory.files.append(relpath)
@@ -285,16 +296,21 @@ def _add_zip_member(
     if relpath is None:
         inventory.notes.append((info.filename, _unsafe_note(info.filename)))
         return 0
-    if not relpath or _ignored(relpath) or info.is_dir():
+    if not relpath or _ignored(relpath):
+        return 0
+    if info.is_dir():
+        inventory.irregular[relpath] = "directory"
         return 0
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         inventory.notes.append((relpath, _link_note(relpath)))
+        inventory.irregular[relpath] = "link"
         return 0
     # Many zip writers store permission bits only; just an explicit non-regular type is special.
     file_type = stat.S_IFMT(mode)
     if file_type and file_type not in (stat.S_IFREG, stat.S_IFDIR):
         inventory.notes.append((relpath, _special_note(relpath)))
+        inventory.irregular[relpath] = "special"
         return 0
     _add_member_count(inventory, limits)
     inventory.files.append(relpath)
@@ -446,6 +462,7 @@ def _run_files(folder: str, paths: list[str], inventory: _Inventory, limits: Lim
     }
     all_names = tuple(sorted(path[len(prefix) :] for path in paths))
     files = RunFiles(path=folder, direct=direct, all_names=all_names, max_file_bytes=limits.max_file_bytes)
+    files.irregular = _irregular_entries(folder, inventory)
     # A shell-era io500.sh often sits next to the results folder rather than in it.
     ancestor = folder
     while ancestor != ".":
@@ -456,6 +473,23 @@ def _run_files(folder: str, paths: list[str], inventory: _Inventory, limits: Lim
             files.outside["io500.sh"] = (posixpath.relpath(candidate, folder), inventory.loaders[candidate])
             break
     return files
+
+
+def _irregular_entries(folder: str, inventory: _Inventory) -> dict[str, str]:
+    """Entries directly in `folder` that are not regular files, including the directories that an
+    archive only implies through the paths of its members (tar and zip need no directory entries)."""
+    prefix = "" if folder == "." else folder + "/"
+    entries = {
+        path[len(prefix) :]: kind
+        for path, kind in inventory.irregular.items()
+        if path.startswith(prefix) and "/" not in path[len(prefix) :]
+    }
+    for path in inventory.files:
+        if path.startswith(prefix):
+            head, slash, _ = path[len(prefix) :].partition("/")
+            if slash:
+                entries.setdefault(head, "directory")
+    return entries
 
 
 def _summary_only(files: RunFiles) -> bool:

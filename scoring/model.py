@@ -123,6 +123,19 @@ class RawOutput:
     stonewall_s: float | None = None  # stonewall time the tool reports (IOR "time: 300.3s", mdtest)
     items: float | None = None  # items (mdtest, find: scanned files), or bytes (IOR aggregate size)
     found: float | None = None  # find: matched files
+    # The range of phase values the raw numbers allow, given how many digits the tool printed (and,
+    # for mdtest, the spread between its fastest and slowest rank): `value` is one point inside it.
+    value_low: float | None = None
+    value_high: float | None = None
+    # The range of the tool's own runtime for the phase (IOR total, mdtest time table, pfind runtime).
+    time_low: float | None = None
+    time_high: float | None = None
+    # IOR: what io500.sh took from this output: the first result row's MiB/s / 1024 (with the row's
+    # own rounding, e.g. "5439") and its 8th field as the phase time.
+    script_value: float | None = None
+    script_time_s: float | None = None
+    started: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time the tool printed when it began
+    finished: str | None = None  # ... and when it ended
 
 
 @dataclass(frozen=True)
@@ -138,6 +151,7 @@ class Phase:
     errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." comments inside this phase's section
     raw: RawOutput | None = None
     ranks: tuple[RankRow, ...] = ()  # per-rank rows when the archive has them
+    rank_total: RankRow | None = None  # the per-rank CSV's "all" row (mdtest, rank -1): the aggregate
     timeline: tuple[TimelineBin, ...] = ()  # per-second bins from our runner
 
 
@@ -162,6 +176,9 @@ class RunResult:
     header_errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." before the first phase section
     result_ini: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     files: tuple[str, ...] = ()  # every file of the run, relative to `path`
+    # Entries directly in the run directory that are not regular files: name -> "directory" / "link"
+    # / "special". A result.txt that is a directory is not a missing file but not evidence either.
+    irregular: dict[str, str] = field(default_factory=dict)
     read_notes: list[Finding] = field(default_factory=list)  # what the reader noticed on the way
 
 

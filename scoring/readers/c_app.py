@@ -25,6 +25,8 @@ from scoring.readers.phases import (
 
 SUMMARY = "result_summary.txt"
 RESULT = "result.txt"
+RND4K_EASY_READ = "ior-rnd4K-easy-read"
+RND4K_READ = "ior-rnd4K-read"
 
 _VERSION_RE = re.compile(r"^IO500 version ?(.*?)(?: \(([A-Za-z]+)\))?\s*$")
 _PHASE_RE = re.compile(
@@ -207,6 +209,7 @@ def read_c_app(files: RunFiles) -> RunResult:
     run.claimed_extended = _score(ini, "SCOREX", summary.scorex if summary else None, notes)
     _read_config(files, run)
     run.files = files.all_names
+    run.irregular = dict(files.irregular)
     run.read_notes = notes
     fill_scale(run)
     return run
@@ -258,9 +261,22 @@ def _build_phases(
     for name in order:
         phase = _build_phase(name, sections.get(name), summary_lines.get(name), notes)
         if phase is not None:
-            raw_names = (f"{name}.csv",) if name.startswith("find") else (f"{name}.txt",)
-            phases[name] = attach_details(files, phase, raw_names)
+            phases[name] = attach_details(files, phase, raw_output_names(name, set(order)))
     return phases
+
+
+def raw_output_names(phase: str, phases: set[str]) -> tuple[str, ...]:
+    """The files the application writes the phase's raw output to, the usual name first.
+
+    io500-isc25_v1 (and the io500-sc24_v1-1x development builds before it) wrote the raw IOR output
+    of ior-rnd4K-easy-read to ior-rnd4K-read.txt, the name of the extended phase; that file is its
+    output only when the run has no extended ior-rnd4K-read phase of its own.
+    """
+    if phase.startswith("find"):
+        return (f"{phase}.csv",)
+    if phase == RND4K_EASY_READ and RND4K_READ not in phases:
+        return (f"{phase}.txt", f"{RND4K_READ}.txt")
+    return (f"{phase}.txt",)
 
 
 def _build_phase(

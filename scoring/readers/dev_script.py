@@ -90,6 +90,7 @@ def read_dev_script(files: RunFiles) -> RunResult:
         run.config["io500.cfg"] = parse_shell_assignments(config_text)
         run.config_source = "io500.cfg"
     run.files = files.all_names
+    run.irregular = dict(files.irregular)
     run.read_notes = files.notes
     fill_scale(run)
     return run

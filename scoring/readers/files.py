@@ -32,6 +32,8 @@ class RunFiles:
     notes: list[Finding] = field(default_factory=list)
     # extra files found outside the run directory that still describe it (e.g. io500.sh one level up)
     outside: dict[str, tuple[str, Loader]] = field(default_factory=dict)
+    # entries directly in the directory that are not regular files: name -> "directory"/"link"/"special"
+    irregular: dict[str, str] = field(default_factory=dict)
     _cache: dict[str, str | None] = field(default_factory=dict)
 
     def has(self, name: str) -> bool:

@@ -31,3 +31,16 @@ def to_int(text: str | None) -> int | None:
     except ValueError:
         return None
     return None if "_" in text else value
+
+
+def half_unit(text: str) -> float:
+    """Half a unit in the last printed digit of `text`: how far the true value may lie from it.
+
+    "331445" -> 0.5, "383.87" -> 0.005, "3.3197706294e+02" -> 5e-9. The raw tools print with
+    formats that change with the size of the number (IOR drops the decimals above 1000), so the
+    precision is read from the text itself rather than assumed per tool.
+    """
+    mantissa, _, exponent = text.strip().lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    shift = (to_int(exponent.lstrip("+")) or 0) if exponent else 0
+    return 0.5 * 10.0 ** (shift - decimals)

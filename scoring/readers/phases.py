@@ -26,7 +26,7 @@ from scoring.readers.raw import (
     parse_ior,
     parse_mdtest,
     parse_pfind_csv,
-    parse_rank_csv,
+    parse_rank_csv_with_total,
     parse_timeline,
 )
 
@@ -92,14 +92,17 @@ def raw_for(
 def attach_details(files: RunFiles, phase: Phase, raw_names: tuple[str, ...]) -> Phase:
     """The phase with its raw output, per-rank rows and timeline, when the run has those files."""
     raw, ranks = raw_for(files, phase.name, raw_names)
+    total = None
     if not phase.name.startswith("find"):
         csv_text = files.text(f"{phase.name}.csv")
         if csv_text is not None:
-            ranks = parse_rank_csv(csv_text, phase.name)
+            ranks, total = parse_rank_csv_with_total(csv_text, phase.name)
     timeline_text = files.text(f"{phase.name}.timeline.csv")
     timeline = parse_timeline(timeline_text) if timeline_text is not None else ()
     command = phase.command if phase.command is not None else (raw.command if raw else None)
-    return dataclasses.replace(phase, raw=raw, ranks=ranks, timeline=timeline, command=command)
+    return dataclasses.replace(
+        phase, raw=raw, ranks=ranks, rank_total=total, timeline=timeline, command=command
+    )
 
 
 def new_phase(

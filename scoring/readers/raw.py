@@ -8,13 +8,15 @@ regex only runs on the few lines that can match.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from math import isfinite
 
 from scoring.model import RankRow, RawOutput, TimelineBin
-from scoring.readers.numbers import to_float, to_int
+from scoring.readers.numbers import half_unit, to_float, to_int
 
 MIB = 1024 * 1024
+CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"  # the form of result.txt's t_start / t_end
 
 # --- IOR -------------------------------------------------------------------------------------
 _IOR_COMMAND_RE = re.compile(r"^Command line(?: used)?\s*:\s*(.*?)\s*$")
@@ -23,31 +25,44 @@ _IOR_CLIENTS_RE = re.compile(r"^\s*clients\s*=\s*(\d+)\s*\((\d+) per node\)")
 _IOR_MAX_RE = re.compile(r"^Max (Write|Read):\s+(\S+)\s+MiB/sec")
 _IOR_STONEWALL_RE = re.compile(r"^stonewalling pairs accessed .*time:\s*([0-9.eE+-]+)s")
 _IOR_ERRORS_FOUND_RE = re.compile(r"\((\d+) errors found\)")
+_IOR_MOVED_RE = re.compile(r"^WARNING: Using actual aggregate bytes moved\s*=\s*(\d+)")
+_IOR_CLOCK_RE = re.compile(r"^(Began|Finished)\s*:\s*(.*?)\s*$")
 
 
 def parse_ior(text: str, file: str) -> RawOutput:
-    """IOR stdout of one phase (IOR 3.1 to 4.x): command, nodes, tasks, bandwidth, time, errors."""
+    """IOR stdout of one phase (IOR 3.1 to 4.x): command, nodes, tasks, bandwidth, time, errors.
+
+    The phase value is IOR's bandwidth: bytes moved / time / 2^30 (the C application's
+    `aggFileSizeForBW / time / GIBIBYTE`, io500.sh's MiB/s column / 1024). IOR prints it several
+    times with different precision (result row, `Max Write:`, the summary table) and prints the
+    bytes and the time it divided; every one of them narrows the range the value can lie in.
+    """
     command: str | None = None
     nodes: int | None = None
     tasks: int | None = None
     per_node: int | None = None
     row: list[str] | None = None
-    max_mib: float | None = None
+    max_text: str | None = None
     stonewall: float | None = None
+    moved: float | None = None
+    clock: dict[str, str] = {}
     errors = 0
     summary_header: list[str] | None = None
     summary_row: list[str] | None = None
     in_summary = False
     for line in text.split("\n"):
+        first = line[:1]
         if in_summary:
             if summary_header is None and line.startswith("Operation"):
                 summary_header = line.split()
             elif summary_header is not None and summary_row is None and line.startswith(("write", "read")):
                 summary_row = line.split()
+            elif first == "F":
+                _clock(line, clock)
             continue
-        first = line[:1]
         if first == "w" or first == "r":
-            if line.startswith(("write ", "read ")):
+            # io500.sh read the first result row (`grep '^write' | head -1`); so do we.
+            if row is None and line.startswith(("write ", "read ")):
                 fields = line.split()
                 if len(fields) >= 9:
                     row = fields
@@ -59,13 +74,19 @@ def parse_ior(text: str, file: str) -> RawOutput:
         elif first == "M":
             match = _IOR_MAX_RE.match(line)
             if match:
-                max_mib = to_float(match.group(2))
+                max_text = match.group(2)
+        elif first == "B" or first == "F":
+            _clock(line, clock)
         elif first == "s" and line.startswith("stonewalling pairs"):
             match = _IOR_STONEWALL_RE.match(line)
             if match:
                 stonewall = to_float(match.group(1))
         elif first == "S" and line.startswith("Summary of all tests"):
             in_summary = True
+        elif first == "W" and line.startswith("WARNING: Using actual"):
+            match = _IOR_MOVED_RE.match(line)
+            if match:
+                moved = to_float(match.group(1))
         elif "errors found" in line:
             match = _IOR_ERRORS_FOUND_RE.search(line)
             if match:
@@ -89,8 +110,27 @@ def parse_ior(text: str, file: str) -> RawOutput:
     if nodes is None and tasks is not None and per_node:
         # IOR before 3.3 prints no node count, only tasks and tasks per node.
         nodes = -(-tasks // per_node)
-    bw_mib = max_mib if max_mib is not None else (to_float(row[1]) if row else None)
-    time_s = to_float(row[-2]) if row else None
+    row_bw = to_float(row[1]) if row else None
+    max_mib = to_float(max_text)
+    bw_mib = max_mib if max_mib is not None else row_bw
+    time_text = row[-2] if row else None
+    time_s = to_float(time_text)
+    summary_bytes = _ior_moved_bytes(summary_header, summary_row)
+    bounds: list[tuple[float, float]] = []
+    if row is not None and row_bw is not None:
+        bounds.append(_around(row_bw, half_unit(row[1])))
+    if max_text is not None and max_mib is not None:
+        bounds.append(_around(max_mib, half_unit(max_text)))
+    bounds.extend(_ior_summary_bounds(summary_header, summary_row))
+    if moved is not None and time_text is not None and time_s:
+        # The exact byte count over the printed time: a range of its own, independent of the bw digits.
+        low_t, high_t = _around(time_s, half_unit(time_text))
+        if low_t > 0:
+            bounds.append((moved / high_t / MIB, moved / low_t / MIB))
+    low, high = _intersection(bounds)
+    time_low, time_high = (
+        _around(time_s, half_unit(time_text)) if time_s is not None and time_text else (None, None)
+    )
     return RawOutput(
         tool="ior",
         file=file,
@@ -101,8 +141,92 @@ def parse_ior(text: str, file: str) -> RawOutput:
         time_s=time_s,
         errors=errors,
         stonewall_s=stonewall,
-        items=_ior_moved_bytes(summary_header, summary_row),
+        items=moved if moved is not None else summary_bytes,
+        value_low=None if low is None else low / 1024,
+        value_high=None if high is None else high / 1024,
+        time_low=time_low,
+        time_high=time_high,
+        script_value=None if row_bw is None else row_bw / 1024,
+        script_time_s=to_float(row[7]) if row else None,
+        started=clock.get("Began"),
+        finished=clock.get("Finished"),
     )
+
+
+def _around(value: float, error: float) -> tuple[float, float]:
+    return value - error, value + error
+
+
+def _intersection(bounds: list[tuple[float, float]]) -> tuple[float | None, float | None]:
+    """The values every printed figure allows. An empty intersection means the file contradicts
+    itself; the widest range is then kept so that the comparison with the summary still names it."""
+    if not bounds:
+        return None, None
+    low = max(bound[0] for bound in bounds)
+    high = min(bound[1] for bound in bounds)
+    if low > high:
+        return min(bound[0] for bound in bounds), max(bound[1] for bound in bounds)
+    return low, high
+
+
+def _clock(line: str, clock: dict[str, str]) -> None:
+    """IOR's `Began : Tue Jun  2 10:30:58 2020` / `Finished : ...` (ctime, local time)."""
+    match = _IOR_CLOCK_RE.match(line)
+    if match is None or match.group(1) in clock:
+        return
+    parts = match.group(2).split()
+    if len(parts) == 5 and parts[1] in _MONTHS:
+        stamp = _stamp(parts[4], _MONTHS[parts[1]], parts[2], parts[3])
+        if stamp is not None:
+            clock[match.group(1)] = stamp
+
+
+# ctime's month names (always English: C locale); strptime would cost more than the rest of the file.
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), start=1
+    )
+}
+_TIME_RE = re.compile(r"^\d\d:\d\d:\d\d$")
+
+
+def _stamp(year: str, month: int, day: str, time: str) -> str | None:
+    """'YYYY-MM-DD HH:MM:SS' from the parts, or None when they are no valid date and time."""
+    if not (year.isdigit() and day.isdigit() and _TIME_RE.match(time)):
+        return None
+    hour, minute, second = (int(part) for part in time.split(":"))
+    try:
+        stamp = dt.datetime(int(year), month, int(day), hour, minute, second)
+    except ValueError:
+        return None
+    return stamp.strftime(CLOCK_FORMAT)
+
+
+def _summary_column(header: list[str], row: list[str], name: str) -> tuple[float, str] | None:
+    if name not in header:
+        return None
+    text = row[header.index(name)]
+    value = to_float(text)
+    return None if value is None else (value, text)
+
+
+def _ior_summary_bounds(header: list[str] | None, row: list[str] | None) -> list[tuple[float, float]]:
+    """MiB/s ranges from "Summary of all tests": the Max(MiB) column and aggs(MiB) / Mean(s)."""
+    if header is None or row is None or len(row) != len(header):
+        return []
+    bounds = []
+    maximum = _summary_column(header, row, "Max(MiB)")
+    if maximum is not None:
+        bounds.append(_around(maximum[0], half_unit(maximum[1])))
+    size = _summary_column(header, row, "aggs(MiB)")
+    seconds = _summary_column(header, row, "Mean(s)")
+    if size is not None and seconds is not None:
+        low_s, high_s = _around(seconds[0], half_unit(seconds[1]))
+        low_b, high_b = _around(size[0], half_unit(size[1]))
+        if low_s > 0:
+            bounds.append((low_b / high_s, high_b / low_s))
+    return bounds
 
 
 def _ior_moved_bytes(header: list[str] | None, row: list[str] | None) -> float | None:
@@ -121,7 +245,9 @@ _MDTEST_LAUNCH_RE = re.compile(r"was launched with (\d+) total task\(s\) on (\d+
 _MDTEST_COMMAND_RE = re.compile(r"^Command line used:\s*(.*?)\s*$")
 _MDTEST_ROW_RE = re.compile(
     r"^\s+(File creation|File stat|File read|File removal|Tree creation|Tree removal)\s*:?\s+(\S+)"
+    r"(?:\s+(\S+)\s+(\S+))?"
 )
+_MDTEST_CLOCK_RE = re.compile(r"^-- (started|finished) at (\d\d/\d\d/\d{4} \d\d:\d\d:\d\d) --")
 
 # The mdtest operation whose rate is the phase score, by the last word of the phase name.
 MDTEST_OPERATION: dict[str, str] = {
@@ -137,13 +263,18 @@ def mdtest_operation(phase: str) -> str | None:
 
 
 def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
-    """mdtest stdout (1.9.3 colon tables and the 3.x/4.x rate + time tables)."""
+    """mdtest stdout (1.9.3 colon tables and the 3.x/4.x rate + time tables).
+
+    The C application scores rank 0's rate and io500.sh the Max (or, with mdtest 3.4's tables
+    without a colon, the Min) column, so the value may lie anywhere between the Min and Max columns.
+    """
     command: str | None = None
     nodes: int | None = None
     tasks: int | None = None
-    rates: dict[str, float | None] = {}
-    times: dict[str, float | None] = {}
-    table: dict[str, float | None] | None = None
+    rates: dict[str, tuple[str, ...]] = {}
+    times: dict[str, tuple[str, ...]] = {}
+    table: dict[str, tuple[str, ...]] | None = None
+    clock: dict[str, str] = {}
     for line in text.split("\n"):
         if line.startswith("SUMMARY"):
             table = times if line.startswith("SUMMARY time") else rates
@@ -151,10 +282,19 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
         if table is not None and line.startswith("   "):
             match = _MDTEST_ROW_RE.match(line)
             if match:
-                # The Max column: with one iteration max = min = mean, and io500.sh read this one.
-                table.setdefault(match.group(1), to_float(match.group(2)))
+                # Max, Min, Mean; with one iteration they differ only by the spread between ranks.
+                columns = tuple(text for text in match.groups()[1:] if text is not None)
+                table.setdefault(match.group(1), columns)
             continue
-        if "was launched with" in line:
+        if line.startswith("-- "):
+            match = _MDTEST_CLOCK_RE.match(line)
+            if match and match.group(1) not in clock:
+                date, time = match.group(2).split()
+                month, day, year = date.split("/")
+                stamp = _stamp(year, int(month), day, time)
+                if stamp is not None:
+                    clock[match.group(1)] = stamp
+        elif "was launched with" in line:
             match = _MDTEST_LAUNCH_RE.search(line)
             if match:
                 tasks, nodes = int(match.group(1)), int(match.group(2))
@@ -162,7 +302,11 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
             match = _MDTEST_COMMAND_RE.match(line)
             if match:
                 command = match.group(1)
-    rate = rates.get(operation) if operation else None
+    rate_columns = rates.get(operation, ()) if operation else ()
+    time_columns = times.get(operation, ()) if operation else ()
+    rate = to_float(rate_columns[0]) if rate_columns else None
+    rate_low, rate_high = _column_range(rate_columns)
+    time_low, time_high = _column_range(time_columns)
     return RawOutput(
         tool="mdtest",
         file=file,
@@ -171,8 +315,24 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
         tasks=tasks,
         value=None if rate is None else rate / 1000,
         # mdtest 4 labels this table "ms/op" or "ops/sec", but it holds the operation time in seconds.
-        time_s=times.get(operation) if operation else None,
+        time_s=to_float(time_columns[0]) if time_columns else None,
+        value_low=None if rate_low is None else rate_low / 1000,
+        value_high=None if rate_high is None else rate_high / 1000,
+        time_low=time_low,
+        time_high=time_high,
+        started=clock.get("started"),
+        finished=clock.get("finished"),
     )
+
+
+def _column_range(columns: tuple[str, ...]) -> tuple[float | None, float | None]:
+    """The Max and Min columns of an mdtest summary row as a range widened by their printing."""
+    bounds = [
+        _around(value, half_unit(text)) for text in columns[:2] if (value := to_float(text)) is not None
+    ]
+    if not bounds:
+        return None, None
+    return min(bound[0] for bound in bounds), max(bound[1] for bound in bounds)
 
 
 # --- pfind -----------------------------------------------------------------------------------
@@ -185,10 +345,17 @@ def parse_pfind_csv(text: str, file: str) -> tuple[RawOutput, tuple[RankRow, ...
     lines = text.split("\n")
     runtime: float | None = None
     rate: float | None = None
+    rate_range: tuple[float | None, float | None] = (None, None)
+    time_range: tuple[float | None, float | None] = (None, None)
     if lines:
         match = _PFIND_HEAD_RE.match(lines[0])
         if match:
             runtime, rate = to_float(match.group(1)), to_float(match.group(2))
+            if runtime is not None:
+                time_range = _around(runtime, half_unit(match.group(1)))
+            if rate is not None:
+                low, high = _around(rate, half_unit(match.group(2)))
+                rate_range = (low / 1000, high / 1000)
     columns: dict[str, int] = {}
     ranks: list[RankRow] = []
     found_sum = 0.0
@@ -222,6 +389,10 @@ def parse_pfind_csv(text: str, file: str) -> tuple[RawOutput, tuple[RankRow, ...
         errors=errors if ranks else None,
         items=total_sum if ranks and complete else None,
         found=found_sum if ranks and complete else None,
+        value_low=rate_range[0],
+        value_high=rate_range[1],
+        time_low=time_range[0],
+        time_high=time_range[1],
     )
     return raw, tuple(ranks)
 
@@ -245,15 +416,35 @@ def _column(fields: list[str], columns: dict[str, int], name: str) -> float | No
 # --- per-rank CSVs (C app ISC21+) and our runner's timelines -------------------------------------
 def parse_rank_csv(text: str, phase: str) -> tuple[RankRow, ...]:
     """IOR `saveRankPerformanceDetailsCSV` or mdtest `--saveRankPerformanceDetails` rows."""
+    return parse_rank_csv_with_total(text, phase)[0]
+
+
+def parse_rank_csv_with_total(text: str, phase: str) -> tuple[tuple[RankRow, ...], RankRow | None]:
+    """The per-rank rows and, for mdtest, its first row `all`: the aggregate rate and time mdtest
+    computed over every rank (returned with rank -1), printed with 11 significant digits."""
     lines = text.split("\n")
     if not lines:
-        return ()
+        return (), None
     header = lines[0].strip().split(",")
     if header[:2] == ["access", "rank"]:
-        return _ior_rank_rows(lines[1:], header)
+        return _ior_rank_rows(lines[1:], header), None
     if header[:2] == ["rank", "items"]:
-        return _mdtest_rank_rows(lines[1:], header, mdtest_operation(phase))
-    return ()
+        operation = mdtest_operation(phase)
+        return _mdtest_rank_rows(lines[1:], header, operation), _mdtest_total_row(
+            lines[1:], header, operation
+        )
+    return (), None
+
+
+def _mdtest_total_row(lines: list[str], header: list[str], operation: str | None) -> RankRow | None:
+    if operation is None or f"rate-{operation}" not in header or f"time-{operation}" not in header:
+        return None
+    rate_col, time_col = header.index(f"rate-{operation}"), header.index(f"time-{operation}")
+    for line in lines[:3]:
+        fields = line.split(",")
+        if fields[0] == "all" and len(fields) > max(rate_col, time_col):
+            return RankRow(rank=-1, time_s=to_float(fields[time_col]), rate=to_float(fields[rate_col]))
+    return None
 
 
 def _ior_rank_rows(lines: list[str], header: list[str]) -> tuple[RankRow, ...]:

@@ -78,6 +78,7 @@ def read_shell(files: RunFiles) -> RunResult:
     run.timestamp = timestamp_in(log_name) or timestamp_in(variables.get("date")) or timestamp_in(files.path)
     _read_config(files, run, variables, log_name)
     run.files = files.all_names
+    run.irregular = dict(files.irregular)
     run.read_notes = notes
     fill_scale(run)
     return run

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from scoring.model import Finding, RunResult
+from scoring.rules.evidence import evidence_rules
 from scoring.rules.find import find_rules
 from scoring.rules.hashes import hash_rules
 from scoring.rules.hints import hint_rules
@@ -23,6 +24,7 @@ RULES: tuple[Rule, ...] = (
     stonewall_rules,
     marker_rules,
     hash_rules,
+    evidence_rules,
     param_rules,
     find_rules,
     hint_rules,

@@ -76,6 +76,18 @@ def _rate_findings(run: RunResult, phase: Phase, total: float) -> list[Finding]:
     ]
 
 
+def rate_agrees(run: RunResult, phase: Phase) -> bool | None:
+    """Whether the find value follows from its counts and runtime; None when they are unknown.
+
+    In the shell era the counts and the time come from the script's `[FIND] MATCHED` line, the
+    find's raw record, so this is also the find's evidence check (rules/evidence.py).
+    """
+    _, total = _counts(phase)
+    if total is None or not total > 0 or not phase.value > 0:
+        return None
+    return not _rate_findings(run, phase, total)
+
+
 def _nothing_found(run: RunResult, phase: Phase, found: float, total: float | None) -> Finding:
     if run.era.is_shell:
         return finding("find-zero-matches-shell", phase=phase.name, total=f"{total or 0:.0f}")

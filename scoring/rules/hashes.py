@@ -1,5 +1,8 @@
 """Recompute the score hash and the config hash of a C-application run and compare (spec 9).
 
+Both are 32-bit checksums with a public recipe: a match says the files were not changed by
+accident, never that they are authentic (a forger recomputes them), and the findings say so.
+
 Score hash: accepted as "valid", or as "invalid run" when it only verifies with valid=NO mixed
 in (the benchmark itself recorded the run as invalid). An empty version is still hashed; builds
 of the pre-release io500-isc21_v1 left MD and BW out, and an empty-version build may be one.

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scoring.model import RankRow, TimelineBin
-from scoring.readers.raw import parse_ior, parse_mdtest, parse_pfind_csv, parse_rank_csv, parse_timeline
+from scoring.readers.numbers import half_unit
+from scoring.readers.raw import (
+    parse_ior,
+    parse_mdtest,
+    parse_pfind_csv,
+    parse_rank_csv,
+    parse_rank_csv_with_total,
+    parse_timeline,
+)
 
 
 def test_ior_data_verification_errors_are_counted() -> None:
@@ -93,3 +103,87 @@ def test_timeline_rows_become_bins_and_odd_rows_are_left_out() -> None:
 
 def test_a_timeline_with_another_header_is_not_read() -> None:
     assert parse_timeline("second,rank,amount\n0,0,1\n") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "half"),
+    [("331445", 0.5), ("383.87", 0.005), ("0.012687", 5e-7), ("3.3197706294e+02", 5e-9), ("1e-3", 5e-4)],
+)
+def test_half_unit_is_read_from_the_printed_digits(text: str, half: float) -> None:
+    assert half_unit(text) == pytest.approx(half)
+
+
+# IOR 3.2 as io500.sh ran it (submission-60): the row rounds to whole MiB/s, Max Write does not.
+IOR_SHELL = (
+    "Began               : Tue Nov 13 20:15:35 2018\n"
+    "Command line        : ior -w -t 47008 -b 47008\n"
+    "write     5439       45.91      45.91      0.068147   359.46     0.016455   359.55     0   \n"
+    "Max Write: 5438.66 MiB/sec (5702.85 MB/sec)\n"
+    "\nSummary of all tests:\n"
+    "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     StdDev    "
+    "Mean(s) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    xsize aggs(MiB)   "
+    "API RefNum\n"
+    "write        5438.66    5438.66    5438.66       0.00  121316.64  121316.64  121316.64       0.00  "
+    "359.54878     0    950  56    1   0     1        1         0    0  45915    47008    47008 1955465.0 "
+    "POSIX      0\n"
+    "Finished            : Tue Nov 13 20:21:35 2018\n"
+)
+
+
+def test_ior_bandwidth_range_is_what_every_printed_figure_allows() -> None:
+    raw = parse_ior(IOR_SHELL, "ior_hard_write.txt")
+    assert raw.value_low is not None and raw.value_high is not None
+    # Max Write narrows the row's 5439 +- 0.5 to 5438.66 +- 0.005 MiB/s, and the summary table's
+    # aggs(MiB) / Mean(s) narrows it further; the true bandwidth stays inside.
+    assert 5438.655 / 1024 <= raw.value_low < raw.value_high <= 5438.665 / 1024
+    assert raw.value_high - raw.value_low < 0.001 / 1024
+    assert raw.value_low <= 1955465.0 / 359.54878 / 1024 <= raw.value_high
+    # io500.sh divided the first row's figure: 5439 / 1024 = 5.312 as printed, not 5.311.
+    assert raw.script_value == pytest.approx(5439 / 1024)
+    # io500.sh printed the 8th field: total(s) in this 9-field row, wr/rd(s) in IOR 3.3's 11 fields.
+    assert (raw.script_time_s, raw.time_s) == (359.55, 359.55)
+    assert (raw.started, raw.finished) == ("2018-11-13 20:15:35", "2018-11-13 20:21:35")
+
+
+def test_ior_byte_count_narrows_the_bandwidth_of_a_row_without_decimals() -> None:
+    text = (
+        "WARNING: Using actual aggregate bytes moved = 133412421632000\n"
+        "write     331445     20723      0.012687    458752000  16384      0.101932   383.74     0.031932   "
+        "383.87     0   \n"
+    )
+    raw = parse_ior(text, "ior-easy-write.txt")
+    assert raw.value_low is not None and raw.value_high is not None
+    # The row says 331445 +- 0.5 MiB/s; the exact byte count over 383.87 +- 0.005 s says
+    # 331441.3 to 331445.6: together 331444.5 to 331445.5.
+    by_bytes = (133412421632000 / 383.875 / 1024**3, 133412421632000 / 383.865 / 1024**3)
+    assert raw.value_low == pytest.approx(max(331444.5 / 1024, by_bytes[0]))
+    assert raw.value_high == pytest.approx(min(331445.5 / 1024, by_bytes[1]))
+    assert raw.items == 133412421632000
+
+
+def test_mdtest_value_may_lie_between_its_min_and_max_columns() -> None:
+    text = (
+        "-- started at 06/02/2020 10:43:48 --\n"
+        "SUMMARY rate: (of 1 iterations)\n"
+        "   File creation             :      33730.228      33730.215      33730.222          0.003\n"
+        "SUMMARY time: (of 1 iterations)\n"
+        "   File creation             :        515.858        515.850        515.855          0.000\n"
+        "-- finished at 06/02/2020 10:53:03 --\n"
+    )
+    raw = parse_mdtest(text, "mdtest-easy-write.txt", "File creation")
+    assert [raw.value_low, raw.value_high] == pytest.approx([33.7302145, 33.7302285])
+    assert [raw.time_low, raw.time_high] == pytest.approx([515.8495, 515.8585])
+    assert (raw.started, raw.finished) == ("2020-06-02 10:43:48", "2020-06-02 10:53:03")
+
+
+def test_mdtest_rank_csv_returns_its_all_row_as_the_total() -> None:
+    text = "rank,items,rate-File stat,time-File stat\nall,100,5.0e+02,2.0e-01\n0,,2.5e+02,2.0e-01\n"
+    rows, total = parse_rank_csv_with_total(text, "mdtest-easy-stat")
+    assert total == RankRow(rank=-1, time_s=0.2, rate=500.0)
+    assert rows == (RankRow(rank=0, time_s=0.2, rate=250.0, items=None),)
+
+
+def test_pfind_csv_rate_and_runtime_ranges_follow_their_decimals() -> None:
+    raw, _ = parse_pfind_csv("runtime: 19.826333 rate: 477873.592562\nrank, found, total\n", "find.csv")
+    assert [raw.value_low, raw.value_high] == pytest.approx([477.8735925615, 477.8735925625])
+    assert [raw.time_low, raw.time_high] == pytest.approx([19.8263325, 19.8263335])
