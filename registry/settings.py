@@ -87,10 +87,20 @@ REDIS_URL = env.str("REDIS_URL", default="")
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 # Bytes of public answers each web process also keeps in its own memory (frontend.public_cache).
 PUBLIC_CACHE_LOCAL_BYTES = env.int("PUBLIC_CACHE_LOCAL_BYTES", default=64 * 1024 * 1024)
+# The abuse limits' counters (registry.ratelimit). The page cache may evict whatever it likes under
+# memory pressure (allkeys-lru in docker/compose.yaml); a counter evicted would reopen a lock-out, so
+# a deployment keeps them in a Redis that never evicts (the broker's, in its own database).
+LIMITS_CACHE_URL = env.str("LIMITS_CACHE_URL", default=CACHE_URL)
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL},
+        "limits": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": LIMITS_CACHE_URL},
+    }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "limits": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"},
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -400,3 +400,22 @@ def test_input_the_database_cannot_represent_is_a_400_not_a_500(
         response = client.get(url)
     assert response.status_code in (400, 404), response.content
     assert "Traceback" not in response.content.decode()
+
+
+# --- the page cache's own Redis -------------------------------------------------------------------
+
+
+def test_the_page_cache_runs_in_a_bounded_redis_of_its_own() -> None:
+    import yaml
+
+    compose = yaml.safe_load((REPO / "docker" / "compose.yaml").read_text())
+    services = compose["services"]
+    cache_command = services["cache"]["command"]
+    assert cache_command[cache_command.index("--maxmemory") + 1]
+    assert cache_command[cache_command.index("--maxmemory-policy") + 1] == "allkeys-lru"
+    environment = services["web"]["environment"]
+    assert environment["CACHE_URL"].startswith("redis://cache:")
+    assert environment["REDIS_URL"].startswith("redis://redis:")
+    # The broker and the abuse counters live where nothing is evicted.
+    assert "noeviction" in services["redis"]["command"]
+    assert environment["LIMITS_CACHE_URL"].startswith("redis://redis:")
