@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -11,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from frontend.csv_cells import csv_text
 from frontend.list_body import ListBody, list_body_render, list_page_response
 from registry.list_rows import (
     CUSTOM_FIELDS,
@@ -105,15 +104,10 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
 
 def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
     """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
-    for io500.org's once a spreadsheet has lost the file name."""
+    for io500.org's once a spreadsheet has lost the file name. Submitter-typed names are made safe to
+    open in a spreadsheet (frontend.csv_cells)."""
     fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        cells = {name: "" if row.get(name) is None else row[name] for name in fields}
-        writer.writerow({**cells, "list_provenance": provenance})
-    return buffer.getvalue()
+    return csv_text(fields, ({**row, "list_provenance": provenance} for row in rows))
 
 
 def list_url(release: str, kind: str) -> str:
