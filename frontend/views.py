@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -26,6 +27,9 @@ from registry.selectors import (
     seconds_until_next_embargo_end,
     snapshot_home,
 )
+
+# Release slugs as the URLs spell them (frontend.urls RELEASE).
+RELEASE_SLUG = re.compile(r"[a-z0-9]+")
 
 
 @require_GET
@@ -54,9 +58,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def list_index(request: HttpRequest) -> HttpResponse:
     """The release picker submits here (?release=sc19); without one, the home list."""
     slug = request.GET.get("release", "").strip().lower()
-    if slug:
-        return redirect("frontend:release", release=slug)
-    return redirect("frontend:home")
+    if not slug:
+        return redirect("frontend:home")
+    if RELEASE_SLUG.fullmatch(slug) is None:
+        # No release URL can be built from it (and none exists): say so instead of failing on it.
+        shown = slug if len(slug) <= 40 else f"{slug[:40]}…"
+        raise Http404(f'There is no release "{shown}". Release names look like sc19 or isc23.')
+    return redirect("frontend:release", release=slug)
 
 
 @require_GET

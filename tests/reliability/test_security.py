@@ -402,6 +402,37 @@ def test_input_the_database_cannot_represent_is_a_400_not_a_500(
     assert "Traceback" not in response.content.decode()
 
 
+# --- input no view can read -------------------------------------------------------------------------
+
+
+DEEP = "[" * 100_000
+
+
+def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
+    api_client_for: Any, submitter: Any
+) -> None:
+    api = api_client_for(submitter).post(
+        LIST_URL, {"archive": real_tarball(33), "system": DEEP}, format="multipart"
+    )
+    assert api.status_code == 400, api.content[:300]
+    assert "nested more than 32 levels" in api.json()["system"][0]
+    web = Client()
+    web.force_login(submitter)
+    form = web.post(
+        reverse("submissions:upload"), {**SYSTEM, "archive": real_tarball(33), "system_json": DEEP}
+    )
+    assert form.status_code == 400
+    assert "nested more than 32 levels" in form.content.decode()
+    # Nested but shallow enough is still read (and refused only for not being an object).
+    shallow = web.post(
+        reverse("submissions:upload"),
+        {**SYSTEM, "archive": real_tarball(33), "system_json": "[" * 5 + "]" * 5},
+    )
+    assert "must be a JSON object" in shallow.content.decode()
+    assert not Submission.objects.exists()
+    record("security", "deep json", depth=100_000, status=400)
+
+
 # --- the page cache's own Redis -------------------------------------------------------------------
 
 
