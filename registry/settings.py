@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Redoc and Swagger UI as static files of a pinned package, served by us (registry.api_docs).
+    "drf_spectacular_sidecar",
     "django_filters",
     "simple_history",
     "registry",
@@ -43,6 +45,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the public cache, so its answers get the Content-Security-Policy too.
+    "registry.security_headers.SecurityHeadersMiddleware",
     # Early: a cached public page or chart costs no session, log-in check, URL lookup or query.
     "frontend.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -201,6 +205,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Upload IO500 result tarballs, follow their verification, read the ranked lists.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Never a CDN: the docs' scripts come from drf-spectacular-sidecar's static files.
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

@@ -289,6 +289,15 @@ def test_the_csv_download_never_writes_a_cell_a_spreadsheet_would_run(client, db
     assert rows[0]["rank"] == "1" and rows[0]["list_provenance"] == "published_here"
 
 
+def test_list_pages_run_no_inline_script_or_event_handler(client, db):
+    from tests.frontend.chart_data import build_history
+
+    build_history()
+    html = client.get("/lists/isc41/io500/").content.decode()
+    assert "onchange=" not in html and "<script>" not in html
+    assert "data-auto-submit" in html and "frontend/js/auto-submit.js" in html
+
+
 @pytest.mark.parametrize(
     ("value", "written"),
     [
