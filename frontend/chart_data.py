@@ -38,7 +38,7 @@ from frontend.snapshot_digest import (
     list_phase_medians,
     points_json,
 )
-from registry.models import ListKind
+from registry.models import ListKind, Release
 from scoring.model import SCORED_PHASES
 
 RADAR_TOP = 5
@@ -103,12 +103,20 @@ def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[st
     )
 
 
+class UnknownRelease(LookupError):
+    """No release has this slug."""
+
+
 def radar_data(*, release: str, kind: str) -> dict[str, Any] | None:
-    """The top entries of one published list on the radar axes; None when no such list exists."""
+    """The top entries of one published list on the radar axes; None when no such list exists.
+    UnknownRelease for a slug no release has: that answer is not cached, since slugs in a URL are
+    anyone's to make up and each would hold a key."""
 
     def build() -> dict[str, Any] | None:
         snapshot = selectors.published_snapshot(release_slug=release, kind=kind)
         if snapshot is None:
+            if not Release.objects.filter(slug=release.lower()).exists():
+                raise UnknownRelease(release)
             return None
         data = radar(selectors.snapshot_top(snapshot=snapshot, count=RADAR_TOP))
         data.update(

@@ -20,6 +20,13 @@ KIND_CHOICES: tuple[tuple[str, str], ...] = (
 )
 
 
+# The query parameters each public chart view reads (frontend.public_cache keeps an answer only for
+# a query of these): the history page and its points, its trends and shares, a submission's ranks.
+HISTORY_PARAMS = ("kind", "filesystem")
+KIND_PARAMS = ("kind",)
+RANKS_PARAMS = ("phase",)
+
+
 class KindError(ValueError):
     """The list kind asked for in the URL is not one a chart can show."""
 

@@ -16,6 +16,7 @@ from frontend.chart_kinds import RANKED_CHART_KINDS, KindError, kind_name
 from frontend.chart_selectors import SubmissionHead, storage_system_get, system_submissions, visible_heads
 from frontend.compare_ids import CompareIdsError, parse_compare_ids
 from frontend.public_cache import mark_public, mark_public_if_anonymous
+from registry.query_params import QueryValueError, free_text
 
 # Public list data may sit in a browser or proxy briefly; a publish is seen within this many seconds.
 PUBLIC_MAX_AGE_S = 60
@@ -62,7 +63,10 @@ def history_points(request: HttpRequest) -> HttpResponse:
         kind = kind_name(request.GET.get("kind", ""))
     except KindError as error:
         return json_error(str(error), 400)
-    filesystem = request.GET.get("filesystem", "").strip()
+    try:
+        filesystem = free_text("filesystem", request.GET.get("filesystem", ""))
+    except QueryValueError as error:
+        return json_error(str(error), 400)
     return _public(
         _cached_body(
             "history-points",
@@ -94,7 +98,10 @@ def history_shares(request: HttpRequest) -> HttpResponse:
 def radar(request: HttpRequest, release: str, kind: str) -> HttpResponse:
     if kind not in {value.value for value in RANKED_CHART_KINDS}:
         return json_error(f'"{kind}" is not a ranked list, so it has no top-5 radar.', 404)
-    data = chart_data.radar_data(release=release, kind=kind)
+    try:
+        data = chart_data.radar_data(release=release, kind=kind)
+    except chart_data.UnknownRelease:
+        data = None
     if data is None:
         return json_error(f"No {kind} list of {release.upper()} has been published.", 404)
     return _public(_cached_json("radar", (release.lower(), kind), lambda: data))

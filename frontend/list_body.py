@@ -28,6 +28,7 @@ from frontend.list_context import PAGE_PARAMS, home_context, list_context
 from frontend.public_cache import mark_public
 from registry.list_rows import LIST_CACHE_SECONDS
 from registry.models import ListSnapshot, Release
+from registry.query_params import canonical_query
 from registry.services import list_cache_generation
 
 BODY_TEMPLATE = "frontend/_list_body.html"
@@ -58,7 +59,8 @@ def list_body_cached(scope: tuple[str, ...], params: QueryDict, build: Callable[
     if isinstance(cached, ListBody):
         return cached
     body = build()
-    if body is not None and body.cache_seconds > 0:
+    # A made-up query (another spelling, a repeated parameter) is rendered but never kept.
+    if body is not None and body.cache_seconds > 0 and canonical_query(params, PAGE_PARAMS) is not None:
         cache.set(key, body, body.cache_seconds)
     return body
 

@@ -25,6 +25,7 @@ from frontend.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, pa
 from frontend.public_cache import mark_public, mark_public_if_anonymous
 from frontend.snapshot_digest import LEADERS_TOP, digest_overview
 from registry.list_rows import LIST_CACHE_SECONDS
+from registry.query_params import QueryValueError, free_text
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
 
 HISTORY_TABLE_TOP = LEADERS_TOP
@@ -129,12 +130,15 @@ def _cells(row: dict[str, Any], submissions: list[dict[str, Any]]) -> dict[str, 
 @require_GET
 def history_page(request: HttpRequest) -> HttpResponse:
     raw_kind = request.GET.get("kind", "")
-    filesystem = request.GET.get("filesystem", "").strip()
     error = ""
     try:
         kind = kind_name(raw_kind)
     except KindError as problem:
         error, kind = str(problem), "main"
+    try:
+        filesystem = free_text("filesystem", request.GET.get("filesystem", ""))
+    except QueryValueError as problem:
+        error, filesystem = str(problem), ""
     query = urlencode({key: value for key, value in (("kind", kind), ("filesystem", filesystem)) if value})
     context = {
         "kind": kind,

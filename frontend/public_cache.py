@@ -13,6 +13,13 @@ visible to everyone. For those paths one small query, the fingerprint, runs on e
 (missing, private, under embargo) sends the request on to its view unanswered and unstored; otherwise
 the fingerprint, which holds the row's state and last change, is part of the key, so a change is
 never answered from an older copy.
+
+Only a canonical query is looked up or stored (registry.query_params): each path declares the query
+parameters its view reads (PUBLIC_ROUTES), and the key is built from those alone, sorted. A request
+with any other parameter, a repeated one or a value in another spelling is sent to its view and
+never stored, so made-up queries cost the server a render each but never cache memory. Known
+tracking tags (utm_*, fbclid, ...) change no page: they are dropped and the request is answered
+from the entry of the page without them.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -36,7 +44,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpRespons
 from django.utils.regex_helper import _lazy_re_compile
 
 from frontend.cache import CHARTS_GENERATION_KEY, charts_generation
+from frontend.chart_kinds import HISTORY_PARAMS, KIND_PARAMS, RANKS_PARAMS
 from frontend.chart_selectors import system_public_fingerprint
+from frontend.list_context import PAGE_PARAMS
+from registry.query_params import Query, canonical_query
 from registry.selectors import next_embargo_end, seconds_until
 from registry.services import LIST_CACHE_GENERATION_KEY, list_cache_generation
 from submissions.selectors import submission_public_fingerprint
@@ -47,23 +58,42 @@ _MARK = "_public_cache_seconds"
 # Headers that describe the stored body; everything else is set afresh by the outer middleware.
 _STORED_HEADERS = ("Content-Type", "Cache-Control", "Vary", "X-Frame-Options", "Content-Language")
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
-# Where a marked response that depends on nothing but the cache generations can come from (the views
-# that call mark_public). Elsewhere, apart from FINGERPRINTED_PATHS (the API, health checks, forms),
-# a request goes straight on, without two useless cache reads.
-PUBLIC_PATHS = _lazy_re_compile(
-    r"^/(?:$|lists/|history/$|charts/(?:history/|radar/|systems/\d+/history\.json$))"
-)
 Fingerprint = Callable[..., "tuple[object, ...] | None"]
-# Where a marked response also depends on one row's visibility (the `pk` group), and the query that
-# fingerprints it. Everything a submission's page and charts show is covered by its fingerprint.
-FINGERPRINTED_PATHS: tuple[tuple[Pattern[str], Fingerprint], ...] = (
-    (
-        _lazy_re_compile(
-            r"^/(?:charts/)?submissions/(?P<pk>\d+)/(?:$|phases\.json$|ranks\.json$|timeline\.json$)"
-        ),
+
+
+@dataclass(frozen=True)
+class PublicRoute:
+    """A path whose marked answers are kept for anonymous readers (the views that call mark_public),
+    and the query parameters its view reads: the only ones a stored answer's key holds."""
+
+    pattern: Pattern[str]
+    params: tuple[str, ...]
+    # The query that fingerprints the one row the page shows (the pattern's `pk` group); None for a
+    # page that depends on nothing but the cache generations.
+    fingerprint: Fingerprint | None = None
+
+
+# Everywhere else (the API, health checks, forms, downloads) a request goes straight on, without two
+# useless cache reads. Everything a submission's page and charts show is covered by its fingerprint.
+PUBLIC_ROUTES: tuple[PublicRoute, ...] = (
+    PublicRoute(_lazy_re_compile(r"^/$"), PAGE_PARAMS),
+    PublicRoute(_lazy_re_compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
+    PublicRoute(_lazy_re_compile(r"^/history/$"), HISTORY_PARAMS),
+    PublicRoute(_lazy_re_compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
+    PublicRoute(_lazy_re_compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
+    PublicRoute(_lazy_re_compile(r"^/charts/radar/[a-z0-9]+/[a-z0-9-]+\.json$"), ()),
+    PublicRoute(_lazy_re_compile(r"^/charts/systems/\d+/history\.json$"), ()),
+    PublicRoute(
+        _lazy_re_compile(r"^/(?:charts/)?submissions/(?P<pk>\d+)/(?:$|phases\.json$|timeline\.json$)"),
+        (),
         submission_public_fingerprint,
     ),
-    (_lazy_re_compile(r"^/systems/(?P<pk>\d+)/$"), system_public_fingerprint),
+    PublicRoute(
+        _lazy_re_compile(r"^/charts/submissions/(?P<pk>\d+)/ranks\.json$"),
+        RANKS_PARAMS,
+        submission_public_fingerprint,
+    ),
+    PublicRoute(_lazy_re_compile(r"^/systems/(?P<pk>\d+)/$"), (), system_public_fingerprint),
 )
 # Compressing a few hundred bytes gains nothing and costs the client a decoder pass.
 GZIP_MIN_BYTES = 512
@@ -94,8 +124,8 @@ def mark_public(response: HttpResponse, seconds: int) -> HttpResponse:
 
 
 def mark_public_if_anonymous(request: HttpRequest, response: HttpResponse, seconds: int) -> HttpResponse:
-    """`mark_public` for a page or chart of one row (FINGERPRINTED_PATHS) rendered for a visitor who
-    is not logged in: what such a visitor sees is the same for all of them."""
+    """`mark_public` for a page or chart of one row (a fingerprinted PUBLIC_ROUTES path) rendered for
+    a visitor who is not logged in: what such a visitor sees is the same for all of them."""
     if not request.user.is_authenticated:
         mark_public(response, seconds)
     return response
@@ -158,27 +188,18 @@ class LocalCopies:
         self._bytes -= self._size(stored)
 
 
-# Added by mail and social links; they never change a page, so they must not split the cache.
-_TRACKING_PREFIXES = ("utm_",)
-_TRACKING_NAMES = frozenset({"fbclid", "gclid", "mc_cid", "mc_eid"})
-
-
-def _page_query(request: HttpRequest) -> list[tuple[str, str]]:
-    """The query's (name, value) pairs in a canonical order, without tracking parameters and empty
-    values. Kept as pairs, not joined again: a value holding "&" or "=" must not read as two."""
-    return sorted(
-        (name, value)
-        for name, values in request.GET.lists()
-        if not name.startswith(_TRACKING_PREFIXES) and name not in _TRACKING_NAMES
-        for value in values
-        if value
-    )
+def public_route(path: str) -> tuple[PublicRoute, re.Match[str]] | None:
+    for route in PUBLIC_ROUTES:
+        match = route.pattern.match(path)
+        if match is not None:
+            return route, match
+    return None
 
 
 def public_cache_key(
-    request: HttpRequest, generations: tuple[int, int], fingerprint: tuple[object, ...] = ()
+    generations: tuple[int, int], path: str, query: Query, fingerprint: tuple[object, ...] = ()
 ) -> str:
-    target = repr((request.path, _page_query(request), fingerprint))
+    target = repr((path, query, fingerprint))
     # Paths and queries are user input: hashed, the key stays short and safe for every backend.
     digest = hashlib.sha256(target.encode("utf-8", "surrogateescape")).hexdigest()[:40]
     return f"public:{generations[0]}:{generations[1]}:{digest}"
@@ -250,19 +271,16 @@ def _storable(request: HttpRequest, response: HttpResponseBase, list_generation:
     return _seconds_before_an_embargo_ends(int(seconds), list_generation)
 
 
-def _row_fingerprint(path: str) -> tuple[object, ...] | None:
-    """The fingerprint of the row a fingerprinted path shows; None for any other path, for a row not
-    visible to everyone, and when the database cannot be asked (the view then answers, with its
-    own checks and the outage page)."""
-    for pattern, fingerprint in FINGERPRINTED_PATHS:
-        match = pattern.match(path)
-        if match is None:
-            continue
-        try:
-            return fingerprint(pk=int(match["pk"]))
-        except DatabaseError:
-            return None
-    return None
+def _row_fingerprint(route: PublicRoute, match: re.Match[str]) -> tuple[object, ...] | None:
+    """The fingerprint of the row a fingerprinted path shows (() for other public paths); None for a
+    row not visible to everyone, and when the database cannot be asked (the view then answers, with
+    its own checks and the outage page)."""
+    if route.fingerprint is None:
+        return ()
+    try:
+        return route.fingerprint(pk=int(match["pk"]))
+    except DatabaseError:
+        return None
 
 
 class PublicCacheMiddleware:
@@ -278,15 +296,20 @@ class PublicCacheMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method != "GET" or not is_anonymous_reader(request):
             return self.get_response(request)
-        if PUBLIC_PATHS.match(request.path) is not None:
-            fingerprint: tuple[object, ...] | None = ()
-        else:
-            fingerprint = _row_fingerprint(request.path)
+        found = public_route(request.path)
+        if found is None:
+            return self.get_response(request)
+        route, match = found
+        # Checked before the fingerprint: a made-up query costs no visibility query either.
+        query = canonical_query(request.GET, route.params)
+        if query is None:
+            return self.get_response(request)
+        fingerprint = _row_fingerprint(route, match)
         if fingerprint is None:
             return self.get_response(request)
         try:
             generations = cache_generations()
-            key = public_cache_key(request, generations, fingerprint)
+            key = public_cache_key(generations, request.path, query, fingerprint)
             stored = self.copies.get(key) or self._shared(key)
         except Exception:  # whatever the cache client raises
             # A cache that is down must not take the site down with it: serve as if uncached.

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -11,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from frontend.csv_cells import csv_text
 from frontend.list_body import ListBody, list_body_render, list_page_response
 from registry.list_rows import (
     CUSTOM_FIELDS,
@@ -27,6 +27,9 @@ from registry.selectors import (
     seconds_until_next_embargo_end,
     snapshot_home,
 )
+
+# Release slugs as the URLs spell them (frontend.urls RELEASE).
+RELEASE_SLUG = re.compile(r"[a-z0-9]+")
 
 
 @require_GET
@@ -55,9 +58,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def list_index(request: HttpRequest) -> HttpResponse:
     """The release picker submits here (?release=sc19); without one, the home list."""
     slug = request.GET.get("release", "").strip().lower()
-    if slug:
-        return redirect("frontend:release", release=slug)
-    return redirect("frontend:home")
+    if not slug:
+        return redirect("frontend:home")
+    if RELEASE_SLUG.fullmatch(slug) is None:
+        # No release URL can be built from it (and none exists): say so instead of failing on it.
+        shown = slug if len(slug) <= 40 else f"{slug[:40]}…"
+        raise Http404(f'There is no release "{shown}". Release names look like sc19 or isc23.')
+    return redirect("frontend:release", release=slug)
 
 
 @require_GET
@@ -105,15 +112,10 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
 
 def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
     """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
-    for io500.org's once a spreadsheet has lost the file name."""
+    for io500.org's once a spreadsheet has lost the file name. Submitter-typed names are made safe to
+    open in a spreadsheet (frontend.csv_cells)."""
     fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        cells = {name: "" if row.get(name) is None else row[name] for name in fields}
-        writer.writerow({**cells, "list_provenance": provenance})
-    return buffer.getvalue()
+    return csv_text(fields, ({**row, "list_provenance": provenance} for row in rows))
 
 
 def list_url(release: str, kind: str) -> str:

@@ -15,6 +15,7 @@ from django.http import Http404
 
 from registry.filters import ListEntryFilter
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
+from registry.query_params import canonical_values
 from registry.selectors import list_entries, release_get, snapshot_current
 from registry.services import list_cache_generation
 from submissions.models import Reproducibility, Submission
@@ -219,7 +220,8 @@ def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> Ro
         filter_errors={name: [str(e) for e in errors] for name, errors in result.filterset.errors.items()},
         cache_key=key if snapshot.is_frozen else "",
     )
-    if snapshot.is_frozen:
+    # Only views the site's own links ask for are kept; other spellings of a value are answered anew.
+    if snapshot.is_frozen and canonical_values(params, ROW_PARAMS):
         cache.set(key, rows, LIST_CACHE_SECONDS)
     return rows
 

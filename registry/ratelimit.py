@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import BaseCache, cache, caches
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -70,6 +70,12 @@ def _key(bucket: str, rate: Rate, now: float) -> tuple[str, int]:
     return key, rate.seconds - int(now % rate.seconds)
 
 
+def _counters() -> BaseCache:
+    """The "limits" cache where settings define one (apart from the evicting page cache), else the
+    default cache."""
+    return caches["limits"] if "limits" in settings.CACHES else cache
+
+
 def _guarded(action: Callable[[], Verdict]) -> Verdict:
     try:
         return action()
@@ -85,8 +91,9 @@ def rate_hit(bucket: str, rate: Rate | None, cost: int = 1) -> Verdict:
 
     def hit() -> Verdict:
         key, retry_after = _key(bucket, rate, time.time())
-        cache.add(key, 0, timeout=rate.seconds + 1)
-        total = cache.incr(key, cost)
+        counters = _counters()
+        counters.add(key, 0, timeout=rate.seconds + 1)
+        total = counters.incr(key, cost)
         return Verdict(total <= rate.count, retry_after)
 
     return _guarded(hit)
@@ -99,8 +106,9 @@ def rate_refund(bucket: str, rate: Rate | None, cost: int = 1) -> None:
 
     def refund() -> Verdict:
         key, _ = _key(bucket, rate, time.time())
-        if cache.get(key) is not None:
-            cache.decr(key, cost)
+        counters = _counters()
+        if counters.get(key) is not None:
+            counters.decr(key, cost)
         return Verdict(True, 0)
 
     _guarded(refund)

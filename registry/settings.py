@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Redoc and Swagger UI as static files of a pinned package, served by us (registry.api_docs).
+    "drf_spectacular_sidecar",
     "django_filters",
     "simple_history",
     "registry",
@@ -44,6 +46,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the public cache, so its answers get the Content-Security-Policy too.
+    "registry.security_headers.SecurityHeadersMiddleware",
     # Early: a cached public page or chart costs no session, log-in check, URL lookup or query.
     "frontend.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -88,10 +92,20 @@ REDIS_URL = env.str("REDIS_URL", default="")
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 # Bytes of public answers each web process also keeps in its own memory (frontend.public_cache).
 PUBLIC_CACHE_LOCAL_BYTES = env.int("PUBLIC_CACHE_LOCAL_BYTES", default=64 * 1024 * 1024)
+# The abuse limits' counters (registry.ratelimit). The page cache may evict whatever it likes under
+# memory pressure (allkeys-lru in docker/compose.yaml); a counter evicted would reopen a lock-out, so
+# a deployment keeps them in a Redis that never evicts (the broker's, in its own database).
+LIMITS_CACHE_URL = env.str("LIMITS_CACHE_URL", default=CACHE_URL)
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL},
+        "limits": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": LIMITS_CACHE_URL},
+    }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "limits": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"},
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -202,6 +216,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Upload IO500 result tarballs, follow their verification, read the ranked lists.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Never a CDN: the docs' scripts come from drf-spectacular-sidecar's static files.
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from drf_spectacular.views import SpectacularAPIView
 
 from registry import health
+from registry.api_docs import ApiDocsView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -16,7 +17,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularRedocView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("submissions.api_urls")),
     path("api/v1/", include("registry.api_urls")),
     path("submissions/", include("submissions.urls")),

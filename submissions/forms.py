@@ -13,6 +13,7 @@ from django import forms
 
 from registry.models import Release
 from registry.selectors import releases_open
+from submissions.json_input import JsonTooDeep, loads_bounded
 from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 
 REQUIRED_SYSTEM_FIELDS = (
@@ -85,9 +86,11 @@ class SubmissionUploadForm(forms.Form):
         if not text:
             return {}
         try:
-            data = json.loads(text)
+            data = loads_bounded(text)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(f"This is not valid JSON (line {exc.lineno}: {exc.msg}).") from exc
+        except JsonTooDeep as exc:
+            raise forms.ValidationError(str(exc)) from exc
         if not isinstance(data, dict):
             raise forms.ValidationError("The full system description must be a JSON object.")
         return data

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -191,7 +191,8 @@ def comment_post(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, message)
         else:
             messages.success(request, "Your comment is posted.")
-    return redirect(_back(request, submission_page(submission)))
+    # A URL, never a view name: redirect() would try to reverse a `next` such as "x" and fail on it.
+    return HttpResponseRedirect(_back(request, submission_page(submission)))
 
 
 def submission_page(submission: Submission) -> str:

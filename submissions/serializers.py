@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from registry.models import Release
+from submissions.json_input import MAX_DEPTH, TOO_DEEP, JsonTooDeep, loads_bounded, nesting_depth
 from submissions.models import (
     Archive,
     Finding,
@@ -28,11 +29,30 @@ from submissions.selectors import (
 )
 
 
+class BoundedJSONField(serializers.JSONField):
+    """A JSON text field whose nesting is bounded (submissions.json_input): a deeply nested text is
+    a 400 with the reason, not a RecursionError."""
+
+    default_error_messages = {"too_deep": TOO_DEEP}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not (self.binary or getattr(data, "is_json_string", False)):
+            if nesting_depth(data) > MAX_DEPTH:
+                self.fail("too_deep")
+            return super().to_internal_value(data)
+        try:
+            return loads_bounded(data.decode() if isinstance(data, bytes) else data)
+        except JsonTooDeep:
+            self.fail("too_deep")
+        except (TypeError, ValueError):
+            self.fail("invalid")
+
+
 class SubmissionCreateSerializer(serializers.Serializer[dict[str, Any]]):
     archive = serializers.FileField(
         help_text="The result folder as .tar, .tar.gz/.tgz, .tar.bz2, .tar.xz or .zip.", allow_empty_file=True
     )
-    system = serializers.JSONField(
+    system = BoundedJSONField(
         required=False,
         binary=True,
         help_text=(

@@ -264,3 +264,21 @@ def test_the_present_home_history_and_a_reconstructed_list_in_the_browser(
     page.goto(f"{live_server.url}/lists/isc23/production/")
     assert "not in any public file" in page.inner_text('[data-role="unpublished-reason"]')
     page.screenshot(path=str(ARTIFACTS / "present-unpublished-production.png"), full_page=True)
+
+
+def test_the_release_picker_and_the_api_docs_work_under_the_content_security_policy(live_server, browsing):
+    history = build_history()
+    page = browsing.page
+    page.goto(f"{live_server.url}/lists/{history.new.slug}/io500/")
+    # The picker submits on change from a module script, not an inline handler the policy blocks.
+    with page.expect_navigation():
+        page.select_option("#release-picker", history.old.slug)
+    assert f"/lists/{history.old.slug}/" in page.url
+    assert browsing.problems == []
+
+    page.goto(f"{live_server.url}/api/docs/")
+    page.wait_for_selector("text=IO500 results registry API", timeout=15000)
+    page.screenshot(path=str(ARTIFACTS / "api-docs.png"))
+    # Redoc's footer asks a CDN for its logo: the policy refuses, as it should; nothing else fails.
+    unexpected = [problem for problem in browsing.problems if "cdn.redoc.ly" not in problem]
+    assert unexpected == []

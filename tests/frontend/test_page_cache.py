@@ -4,6 +4,7 @@ again when what they show changes."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 import pytest
@@ -168,9 +169,11 @@ def test_a_submission_page_is_sent_to_its_view_when_the_visibility_query_fails(m
     def database_down(*, pk: int) -> None:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(
-        public_cache, "FINGERPRINTED_PATHS", ((public_cache.FINGERPRINTED_PATHS[0][0], database_down),)
+    routes = tuple(
+        dataclasses.replace(route, fingerprint=database_down) if route.fingerprint else route
+        for route in public_cache.PUBLIC_ROUTES
     )
+    monkeypatch.setattr(public_cache, "PUBLIC_ROUTES", routes)
     with CaptureQueriesContext(connection) as queries:
         assert Client().get(f"/submissions/{submission.pk}/").status_code == 200
     # Rendered by the view, not stored: the next reader is rendered for again.

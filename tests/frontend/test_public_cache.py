@@ -3,21 +3,33 @@ sessions, log-in checks or queries; nobody else is, and nothing personal is ever
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import gzip
 import json
+import random
 import time
+from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
+from django.urls import resolve
 from django.utils import timezone
 
-from frontend.public_cache import LocalCopies, PublicCacheMiddleware, StoredResponse, mark_public
+from frontend.public_cache import (
+    PUBLIC_ROUTES,
+    LocalCopies,
+    PublicCacheMiddleware,
+    StoredResponse,
+    mark_public,
+    public_route,
+)
 from registry.models import Release
+from registry.query_params import canonical_query
 from tests.frontend.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +64,243 @@ def test_tracking_parameters_and_parameter_order_share_one_stored_answer(client,
     with django_assert_num_queries(0):
         again = client.get("/lists/isc41/io500/?utm_source=mail&filesystem=lustre&o=bw&fbclid=x&q=")
     assert again.content == first.content
+
+
+def test_a_repeated_parameter_is_answered_but_never_stored(client):
+    build_history()
+    # The view reads the last value: the two orders are two different pages.
+    scc_last = client.get("/charts/history/trends.json?kind=main&kind=scc")
+    main_last = client.get("/charts/history/trends.json?kind=scc&kind=main")
+    assert scc_last.json()["kind"] == "scc" and main_last.json()["kind"] == "main"
+    assert "ETag" not in scc_last and "ETag" not in main_last
+    assert not _public_keys()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x=1",  # a name no view reads
+        "_=1700000000",  # a cache buster
+        "kind=MAIN",  # a value in another spelling than the site's links use
+        "kind=%20main",
+        "kind=main&kind=main",  # the same value twice
+        "q=a&kind=main",  # a list page's parameter on a chart
+    ],
+)
+def test_a_query_the_site_never_links_to_is_answered_but_never_stored(client, query):
+    build_history()
+    answer = client.get(f"/charts/history/points.json?{query}")
+    assert answer.status_code == 200
+    assert "ETag" not in answer
+    assert not _public_keys()
+
+
+@pytest.mark.parametrize("url", ["/history/", "/charts/history/points.json"])
+def test_a_file_system_name_no_one_types_is_refused_with_the_reason_and_not_stored(client, url):
+    build_history()
+    answer = client.get(url, {"filesystem": "f" * 65})
+    assert answer.status_code == 400
+    assert "at most 64 characters" in answer.content.decode()
+    assert not _public_keys()
+
+
+def test_tracking_tags_are_answered_from_the_entry_of_the_page_without_them(
+    client, django_assert_num_queries
+):
+    build_history()
+    client.get("/charts/history/trends.json?kind=scc")
+    keys = _all_cache_keys()
+    with django_assert_num_queries(0):
+        tagged = client.get("/charts/history/trends.json?kind=scc&utm_source=news&utm_medium=mail&gclid=7")
+    assert tagged.json()["kind"] == "scc"
+    assert _all_cache_keys() == keys
+
+
+# Answered from the charts and list-body caches once warm: cheap enough for thousands of requests.
+CHEAP_URLS = (
+    "/",
+    "/lists/isc41/io500/",
+    "/history/",
+    "/charts/history/points.json",
+    "/charts/history/trends.json",
+    "/charts/history/shares.json",
+    "/charts/radar/isc41/io500.json",
+)
+JUNK_QUERIES = 10_000
+
+
+def _junk_query(rng: random.Random, number: int, *, spellings: bool) -> str:
+    """A query the site never links to: it must cost a render, never a cache key. `spellings` adds
+    declared names in spellings no link uses, which cost a list page a full render."""
+    made_up = (
+        f"x{number}=1",
+        f"_={number}",
+        f"callback=jQuery{number}",
+        f"page={number}",
+        f"%ff{number}=1",
+        f"a%00b={number}",
+        f"q=&q=&n{number}=",  # repeated, and an unknown name
+        f"kind=&kind=&z={number}",
+        f"utm_source={number}&fbclid={number}&x={number}",  # tracking tags around junk
+        f"utm_campaign={number}",  # tracking tags alone: the canonical entry, no new key
+    )
+    misspelt = (
+        f"o=%20bw{number}",
+        f"w_bw={number}e0",
+        f"year=0{number}",
+        f"version=0{number}",
+        f"kind=MAIN&x={number}",
+        f"q=%00{number}",
+        f"filesystem={'f' * 65}{number}",
+        f"q={'q' * 65}{number}",
+    )
+    return rng.choice(made_up + misspelt if spellings else made_up)
+
+
+def test_ten_thousand_made_up_queries_add_no_cache_key(client):
+    history = build_history()
+    submission = history.submissions[0]
+    # The pages that run a visibility query, ten times slower: a share of the queries each.
+    fingerprinted = (
+        f"/submissions/{submission.pk}/",
+        f"/systems/{history.lustre.pk}/",
+        f"/charts/systems/{history.lustre.pk}/history.json",
+        f"/charts/submissions/{submission.pk}/phases.json",
+        f"/charts/submissions/{submission.pk}/timeline.json",
+        f"/charts/submissions/{submission.pk}/ranks.json",
+    )
+    urls = [*CHEAP_URLS, *fingerprinted]
+    for url in urls:  # every canonical page and its data, stored once
+        assert client.get(url).status_code == 200
+    before = _all_cache_keys()
+    assert any(":public:" in key for key in before)
+    rng = random.Random(13)
+    statuses: dict[int, int] = {}
+    for number in range(JUNK_QUERIES):
+        url = fingerprinted[number % len(fingerprinted)] if number % 50 == 0 else CHEAP_URLS[number % 7]
+        # Misspelt list parameters cost a full render (the list caches refuse them): a tenth of those.
+        spellings = url not in ("/", "/lists/isc41/io500/") or number % 10 == 0
+        status = client.get(f"{url}?{_junk_query(rng, number, spellings=spellings)}").status_code
+        statuses[status] = statuses.get(status, 0) + 1
+    assert set(statuses) <= {200, 400, 404}, statuses
+    assert _all_cache_keys() - before == set()
+
+
+def test_made_up_names_in_a_path_add_no_cache_key(client):
+    build_history()
+    for url in CHEAP_URLS:
+        client.get(url)
+    before = _all_cache_keys()
+    for number in range(50):
+        for url in (
+            f"/charts/radar/nothere{number}/io500.json",
+            f"/lists/nothere{number}/io500/",
+            f"/lists/isc41/nokind{number}/",
+            f"/systems/{900_000 + number}/",
+            f"/charts/systems/{900_000 + number}/history.json",
+            f"/submissions/{900_000 + number}/",
+        ):
+            assert client.get(url).status_code == 404, url
+    assert _all_cache_keys() - before == set()
+
+
+PUBLIC_SAMPLE_QUERY = (
+    "q=a&filesystem=lustre&vendor=ddn&nodes_min=1&nodes_max=99&year=2041&o=bw&w_bw=2&w_md=1"
+    "&version=1&kind=main&phase=easy-write&unrelated=1"
+)
+
+
+class ReadRecordingQuery(QueryDict):
+    """A query that remembers which names were asked for ("*" when all of them were read)."""
+
+    def __init__(self, query: str) -> None:
+        self.names_read: set[str] = set()
+        self.paused = False
+        super().__init__(query)
+        self.names_read.clear()  # filling the dictionary is no reading
+
+    def _read(self, name: str) -> None:
+        if not self.paused:
+            self.names_read.add(name)
+
+    def __getitem__(self, key: str) -> Any:
+        self._read(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._read(str(key))
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._read(key)
+        return super().get(key, default)
+
+    def getlist(self, key: str, default: Any = None) -> Any:
+        self._read(key)
+        return super().getlist(key, default)
+
+    def _everything(self, method: str, *args: Any) -> Any:
+        self._read("*")
+        return getattr(super(), method)(*args)
+
+    def lists(self) -> Any:
+        return self._everything("lists")
+
+    def items(self) -> Any:
+        return self._everything("items")
+
+    def keys(self) -> Any:
+        return self._everything("keys")
+
+    def dict(self) -> Any:
+        return self._everything("dict")
+
+    def copy(self) -> Any:
+        return self._everything("copy")
+
+    def urlencode(self, safe: str | None = None) -> str:
+        return str(self._everything("urlencode", safe))
+
+
+def test_every_public_view_reads_only_the_query_parameters_its_route_declares(monkeypatch):
+    """A name read but not declared would make two different pages share one stored answer."""
+    from frontend import list_body
+
+    def only_checking(params: ReadRecordingQuery, names: Any) -> Any:
+        # The list-body cache looks at the whole query to refuse made-up ones; it renders nothing.
+        params.paused = True
+        try:
+            return canonical_query(params, names)
+        finally:
+            params.paused = False
+
+    monkeypatch.setattr(list_body, "canonical_query", only_checking)
+    history = build_history()
+    submission = history.submissions[0]
+    urls = [
+        *CHEAP_URLS,
+        f"/submissions/{submission.pk}/",
+        f"/systems/{history.lustre.pk}/",
+        f"/charts/systems/{history.lustre.pk}/history.json",
+        f"/charts/submissions/{submission.pk}/phases.json",
+        f"/charts/submissions/{submission.pk}/timeline.json",
+        f"/charts/submissions/{submission.pk}/ranks.json",
+    ]
+    covered = set()
+    for url in urls:
+        found = public_route(url)
+        assert found is not None, url
+        route, _ = found
+        covered.add(route)
+        request = RequestFactory().get(url)
+        request.user = AnonymousUser()
+        query = ReadRecordingQuery(PUBLIC_SAMPLE_QUERY)
+        request.GET = query  # type: ignore[assignment]
+        match = resolve(url)
+        with contextlib.suppress(Http404):
+            match.func(request, *match.args, **match.kwargs)
+        assert query.names_read <= set(route.params), url
+    assert covered == set(PUBLIC_ROUTES)
 
 
 def test_a_system_rank_history_is_public_without_any_query(client, django_assert_num_queries):
@@ -229,6 +478,14 @@ def test_a_process_copy_is_not_served_after_its_deadline():
     copies = LocalCopies(max_bytes=1000)
     copies.put("old", _answer_of(10, expires_in=-1))
     assert copies.get("old") is None
+
+
+def _all_cache_keys() -> set[str]:
+    store = getattr(cache, "_cache", None)
+    if isinstance(store, dict):
+        return set(store)
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    return {key.decode() for key in client.scan_iter("*")}
 
 
 def _public_keys() -> list[str]:

@@ -505,3 +505,148 @@ def test_input_the_database_cannot_represent_is_a_400_not_a_500(
         response = client.get(url)
     assert response.status_code in (400, 404), response.content
     assert "Traceback" not in response.content.decode()
+
+
+# --- content security policy, API docs, caching of personal pages ------------------------------
+
+
+def _policy(response: Any) -> dict[str, str]:
+    directives = (part.strip().split(" ", 1) for part in response["Content-Security-Policy"].split(";"))
+    return {name: value[0] if value else "" for name, *value in directives}
+
+
+def test_html_pages_forbid_inline_scripts_and_foreign_origins(client: Any, submitter: Any) -> None:
+    from tests.frontend.chart_data import build_history
+
+    build_history()
+    signed_in = Client()
+    signed_in.force_login(submitter)
+    answers = {
+        "list": client.get("/lists/isc41/io500/"),
+        "list from the public cache": client.get("/lists/isc41/io500/"),
+        "login": client.get(reverse("login")),
+        "upload": signed_in.get(reverse("submissions:upload")),
+        "404": client.get("/lists/nowhere/"),
+    }
+    for name, response in answers.items():
+        policy = _policy(response)
+        assert policy["default-src"] == "'self'", name
+        assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'", name
+        assert policy["frame-ancestors"] == "'none'" and policy["form-action"] == "'self'", name
+        assert policy["img-src"] == "'self' data:" and policy["object-src"] == "'none'", name
+    assert "ETag" in answers["list from the public cache"]
+    # JSON is not a document: no policy to send.
+    assert "Content-Security-Policy" not in client.get("/charts/history/trends.json")
+    record("security", "content security policy", pages=len(answers), unsafe_inline=0)
+
+
+def test_no_template_has_an_inline_script_handler_or_style_attribute() -> None:
+    """What the policy forbids would silently stop working: the pages must not rely on it."""
+    import re
+
+    inline = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|\son[a-z]+\s*=|\sstyle\s*=|<style", re.IGNORECASE)
+    templates = [path for path in REPO.glob("*/templates/**/*.html") if "node_modules" not in path.parts]
+    assert len(templates) > 20
+    offenders = {
+        str(path.relative_to(REPO)): found
+        for path in templates
+        if (found := inline.findall(path.read_text())) and path.name != "api_docs.html"
+    }
+    assert offenders == {}
+
+
+def test_the_api_docs_load_their_scripts_from_our_own_static_files(client: Any) -> None:
+    response = client.get(reverse("api-docs"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js" in html
+    assert "cdn" not in html and "googleapis" not in html and "https://" not in html
+    policy = _policy(response)
+    assert policy["script-src"] == "'self'"
+    # Redoc injects its styles and runs its search in a blob: worker; nothing else is allowed more.
+    assert policy["style-src"] == "'self' 'unsafe-inline'" and policy["worker-src"] == "blob:"
+    record("security", "api docs", cdn_scripts=0)
+
+
+def _uploaded(submitter: Any) -> Submission:
+    submission, _ = submission_create(submitter=submitter, archive=real_tarball(33), original_name="run.tgz")
+    return submission
+
+
+def test_pages_made_for_one_person_are_never_kept_by_a_shared_cache(
+    client: Any, submitter: Any, committee_member: Any, api_client_for: Any
+) -> None:
+    submission = _uploaded(submitter)
+    owner = Client()
+    owner.force_login(submitter)
+    committee = Client()
+    committee.force_login(committee_member)
+    personal = {
+        "own unpublished submission": owner.get(reverse("submissions:detail", args=[submission.pk])),
+        "my submissions": owner.get(reverse("submissions:mine")),
+        "API token": owner.get(reverse("accounts:api-token")),
+        "list seen logged in": owner.get("/"),
+        "review queue": committee.get(reverse("review:queue")),
+        "review of a submission": committee.get(reverse("review:detail", args=[submission.pk])),
+        "log-in form (CSRF token)": client.get(reverse("login")),
+        "API with a token": api_client_for(submitter).get(LIST_URL),
+        "API detail with a token": api_client_for(submitter).get(f"{LIST_URL}{submission.pk}/"),
+    }
+    for name, response in personal.items():
+        assert response.status_code == 200, name
+        directives = {part.strip() for part in response.get("Cache-Control", "").split(",")}
+        assert {"private", "no-store"} <= directives, name
+        assert "public" not in directives, name
+    # What is the same for everyone stays cacheable.
+    assert "private" not in Client().get("/charts/history/trends.json")["Cache-Control"]
+    record("security", "private pages", checked=len(personal), shared_cacheable=0)
+
+
+# --- input no view can read -------------------------------------------------------------------------
+
+
+DEEP = "[" * 100_000
+
+
+def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
+    api_client_for: Any, submitter: Any
+) -> None:
+    api = api_client_for(submitter).post(
+        LIST_URL, {"archive": real_tarball(33), "system": DEEP}, format="multipart"
+    )
+    assert api.status_code == 400, api.content[:300]
+    assert "nested more than 32 levels" in api.json()["system"][0]
+    web = Client()
+    web.force_login(submitter)
+    form = web.post(
+        reverse("submissions:upload"), {**SYSTEM, "archive": real_tarball(33), "system_json": DEEP}
+    )
+    assert form.status_code == 400
+    assert "nested more than 32 levels" in form.content.decode()
+    # Nested but shallow enough is still read (and refused only for not being an object).
+    shallow = web.post(
+        reverse("submissions:upload"),
+        {**SYSTEM, "archive": real_tarball(33), "system_json": "[" * 5 + "]" * 5},
+    )
+    assert "must be a JSON object" in shallow.content.decode()
+    assert not Submission.objects.exists()
+    record("security", "deep json", depth=100_000, status=400)
+
+
+# --- the page cache's own Redis -------------------------------------------------------------------
+
+
+def test_the_page_cache_runs_in_a_bounded_redis_of_its_own() -> None:
+    import yaml
+
+    compose = yaml.safe_load((REPO / "docker" / "compose.yaml").read_text())
+    services = compose["services"]
+    cache_command = services["cache"]["command"]
+    assert cache_command[cache_command.index("--maxmemory") + 1]
+    assert cache_command[cache_command.index("--maxmemory-policy") + 1] == "allkeys-lru"
+    environment = services["web"]["environment"]
+    assert environment["CACHE_URL"].startswith("redis://cache:")
+    assert environment["REDIS_URL"].startswith("redis://redis:")
+    # The broker and the abuse counters live where nothing is evicted.
+    assert "noeviction" in services["redis"]["command"]
+    assert environment["LIMITS_CACHE_URL"].startswith("redis://redis:")

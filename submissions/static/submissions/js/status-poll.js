@@ -21,8 +21,8 @@ function render(element, state) {
   }
   const bar = element.querySelector('[data-role="progress"]');
   if (bar) {
-    bar.setAttribute("aria-valuenow", String(state.progress));
-    bar.firstElementChild.style.width = `${state.progress}%`;
+    bar.value = state.progress;
+    bar.textContent = `${state.progress} %`;
     bar.hidden = state.final;
   }
   const row = element.closest("tr");
