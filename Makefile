@@ -50,18 +50,20 @@ audit: $(VENV)/.installed
 
 test: install lint migrations-check audit pytest
 
-# docs/reliability.md from one run of the reliability tests, the long fuzzing run and two load runs
-# (target load, then a lighter one; about 20 minutes). The document is written even when a run fails,
-# and the failure is reported.
+# docs/reliability.md from one run of the reliability tests, the long fuzzing run and three load runs
+# (target load, a lighter one, and the lighter one with archives in object storage; about 25
+# minutes). The document is written even when a run fails, and the failure is reported.
 reliability: install
 	rm -rf test-artifacts/reliability
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) $(VENV)/bin/pytest \
-		tests/reliability tests/scoring/test_readers_fuzz.py tests/scoring/test_readers_properties.py
+		tests/reliability tests/scoring/test_readers_fuzz.py tests/scoring/test_readers_properties.py \
+		tests/frontend/test_public_cache.py
 	$(PY) benchmarks/fuzz.py && fuzz=0 || fuzz=$$?; \
 	$(PY) benchmarks/load.py && load=0 || load=$$?; \
 	$(PY) benchmarks/load.py --reader-think 4 --uploader-think 8 && light=0 || light=$$?; \
+	$(PY) benchmarks/load.py --reader-think 4 --uploader-think 8 --object-storage && s3=0 || s3=$$?; \
 	$(PY) benchmarks/reliability_report.py; \
-	exit $$(( fuzz || load || light ))
+	exit $$(( fuzz || load || light || s3 ))
 
 bench: install
 	$(PY) benchmarks/verify_corpus.py $(DATA)/submissions

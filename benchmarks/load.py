@@ -374,9 +374,12 @@ def main() -> int:
         "--worker-nice", type=int, default=19, help="niceness of the Celery workers (0: none)"
     )
     parser.add_argument(
-        "--local-storage",
+        "--object-storage",
         action="store_true",
-        help="keep archives on one shared local folder instead of the S3-compatible server",
+        help=(
+            "archives in the stack's S3-compatible server (moto, on the same cores), a local folder "
+            "per service, as deployed on several machines"
+        ),
     )
     args = parser.parse_args()
 
@@ -387,8 +390,7 @@ def main() -> int:
         verdicts[folder.expected] += 1
     print(f"  {len(folders)} folders: {dict(verdicts)}")
     env = {"UPLOAD_RATE": "", "UPLOAD_BYTES_PER_DAY": "0", "CONN_MAX_AGE": "60"}
-    # By default as deployed on several machines: archives in object storage, a local folder each.
-    with Stack.create(database="io500_load", env=env, object_storage=not args.local_storage) as stack:
+    with Stack.create(database="io500_load", env=env, object_storage=args.object_storage) as stack:
         print("importing the published lists for the readers ...", flush=True)
         stack.manage("import_io500", str(DATA), "--skip-raw", timeout=900)
         stack.start_web(workers=args.web_workers, threads=args.web_threads)
@@ -485,8 +487,11 @@ def main() -> int:
         record(
             "load",
             f"{args.readers} readers think {args.reader_think} s, {args.uploaders} uploaders think "
-            f"{args.uploader_think} s",
+            f"{args.uploader_think} s" + (", object storage" if args.object_storage else ""),
             duration_s=round(elapsed, 1),
+            archives="S3-compatible server (moto), a local folder per service"
+            if args.object_storage
+            else "one local folder",
             readers=args.readers,
             uploaders=args.uploaders,
             reader_think_s=args.reader_think,

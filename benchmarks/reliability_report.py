@@ -243,7 +243,8 @@ def _load(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     for r in runs:
         out += [
             f"### {r['readers']} readers (mean pause {r['reader_think_s']} s), {r['uploaders']} uploaders "
-            f"(mean pause {r['uploader_think_s']} s), {r['duration_s']} s",
+            f"(mean pause {r['uploader_think_s']} s), {r['duration_s']} s, archives: "
+            f"{r.get('archives', 'one local folder')}",
             "",
             f"`benchmarks/load.py`: {r.get('web', 'gunicorn')}, PostgreSQL, Redis and 2 Celery workers "
             f"(nice {r.get('worker_nice', 0)}) on this machine ({_machine(r)}); uploads are real result "

@@ -252,6 +252,11 @@ def _ingest_start(submission_id: int) -> tuple[Submission, bool]:
     """
     with transaction.atomic():
         submission = Submission.objects.select_for_update().get(pk=submission_id)
+        if submission.is_final:
+            # A duplicate message: the requeue re-sends rows still `received` after a minute, and
+            # behind a long queue the first message may have finished the job since.
+            logger.info("submission %d is already %s; message skipped", submission_id, submission.status)
+            return submission, False
         if lease_is_held(submission):
             # A duplicate message (a requeue raced a slow queue): the live attempt finishes the job.
             logger.info("submission %d is being processed by another attempt; skipped", submission_id)

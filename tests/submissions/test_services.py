@@ -131,7 +131,7 @@ def test_a_too_big_archive_is_kept_and_rejected_without_being_processed(
     assert default_storage.exists(submission.archives.get().file.name)
 
 
-def test_a_retried_ingest_replaces_rows_instead_of_duplicating_them(submitter: Any, create: Any) -> None:
+def test_a_duplicate_message_for_a_finished_submission_changes_nothing(submitter: Any, create: Any) -> None:
     submission, _ = create(submitter, real_tarball(585), system=SYSTEM, ten_node=True)
     before = counts(submission)
     assert before["results"] == 1 and before["phases"] >= 12 and before["findings"] > 0
