@@ -29,6 +29,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+PROXY_BIND_ATTEMPTS = 5
 # What docker/nginx.conf leaves to its container (process, files, logs): here all in the stack folder.
 NGINX_STACK_HEAD = """daemon off;
 worker_processes 1;
@@ -378,22 +379,36 @@ class Stack:
         return service
 
     def start_proxy(self) -> Service:
-        """nginx from Debian's package with the production settings of docker/nginx.conf."""
-        config = self.root / "nginx.conf"
-        template = (REPO / "docker" / "nginx.conf").read_text()
-        config.write_text(
-            NGINX_STACK_HEAD.format(root=self.root)
-            + template.replace("server web:8000;", f"server 127.0.0.1:{self.web_port};").replace(
-                "listen 80;", f"listen 127.0.0.1:{self.proxy_port};"
-            )
-            + "}\n"
-        )
+        """nginx from Debian's package with the production settings of docker/nginx.conf.
+
+        The port is chosen right before nginx binds it, and chosen again when an outgoing connection
+        of the stack took it meanwhile (free ports and client ports come from the same range)."""
         for folder in ("body", "proxy"):
             (self.root / "nginx" / folder).mkdir(parents=True, exist_ok=True)
-        service = self._spawn("nginx", [NGINX, "-c", str(config), "-e", str(self.root / "nginx-error.log")])
-        self.proxied = True
-        _wait_for(lambda: self._answers("/healthz"), "nginx", log=self.root / "nginx-error.log")
-        return service
+        error_log = self.root / "nginx-error.log"
+        for attempt in range(PROXY_BIND_ATTEMPTS):
+            self.proxy_port = free_port()
+            config = self.root / "nginx.conf"
+            template = (REPO / "docker" / "nginx.conf").read_text()
+            config.write_text(
+                NGINX_STACK_HEAD.format(root=self.root)
+                + template.replace("server web:8000;", f"server 127.0.0.1:{self.web_port};").replace(
+                    "listen 80;", f"listen 127.0.0.1:{self.proxy_port};"
+                )
+                + "}\n"
+            )
+            service = self._spawn("nginx", [NGINX, "-c", str(config), "-e", str(error_log)])
+            self.proxied = True
+            try:
+                _wait_for(lambda: self._answers("/healthz"), "nginx", timeout_s=15, log=error_log)
+                return service
+            except StackError:
+                self.proxied = False
+                service.stop()
+                self.services.remove(service)
+                if attempt == PROXY_BIND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def start_worker(self, name: str = "worker", concurrency: int = 1, nice: int = 0) -> Service:
         command = ["nice", "-n", str(nice)] if nice else []
