@@ -308,7 +308,7 @@ def cpu_seconds_by_group() -> dict[str, float]:
 def issue_tokens(stack: Stack, count: int) -> list[str]:
     script = (
         "from django.contrib.auth.models import User\n"
-        "from submissions.tokens import api_token_issue\n"
+        "from submissions.accounts.tokens import api_token_issue\n"
         f"for i in range({count}):\n"
         "    user, _ = User.objects.get_or_create(username=f'uploader{i:03d}')\n"
         "    print(api_token_issue(user=user))\n"

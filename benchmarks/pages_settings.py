@@ -15,7 +15,7 @@ _choice = os.environ.get("BENCH_CACHE", "locmem")
 if _choice == "dummy":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 elif _choice == "redis" and REDIS_URL:
-    CACHES = {"default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "registry.core.cache_backend.ReusingRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 DEBUG = False

@@ -198,7 +198,7 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         return out + _missing("the junk-query test", "pytest tests/frontend/test_public_cache.py")
     out += [
         "Anonymous requests with made-up, repeated or misspelt parameters on every public page "
-        "(frontend.public_cache keys only on the parameters each view reads, target 0 new keys).",
+        "(registry.core.public_cache keys only on the parameters each view reads, target 0 new keys).",
         "",
     ]
     rows = [

@@ -6,6 +6,8 @@ class FrontendConfig(AppConfig):
     verbose_name = "Public pages"
 
     def ready(self) -> None:
-        from frontend import invalidation
+        from frontend import public_routes
+        from frontend.charts import receivers
 
-        invalidation.connect()
+        receivers.connect()
+        public_routes.register()

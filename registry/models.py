@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class ListKind(models.TextChoices):
@@ -20,15 +22,22 @@ class ListKind(models.TextChoices):
     SCC = "scc", "Student Cluster Competition"
 
 
-RANKED_KINDS = (
-    ListKind.IO500,
-    ListKind.TEN_NODE,
-    ListKind.PRODUCTION,
-    ListKind.RESEARCH,
-    ListKind.TEN_NODE_PRODUCTION,
-    ListKind.TEN_NODE_RESEARCH,
-    ListKind.SCC,
-)
+# The kind families, defined here once. The main ranked list of each era: "IO500" until SC22,
+# "Production" and "Research" from ISC23.
+MAIN_KINDS = (ListKind.IO500, ListKind.PRODUCTION, ListKind.RESEARCH)
+TEN_NODE_KINDS = (ListKind.TEN_NODE, ListKind.TEN_NODE_PRODUCTION, ListKind.TEN_NODE_RESEARCH)
+PRODUCTION_KINDS = (ListKind.PRODUCTION, ListKind.TEN_NODE_PRODUCTION)
+RESEARCH_KINDS = (ListKind.RESEARCH, ListKind.TEN_NODE_RESEARCH)
+# Ranked lists hold one entry per storage system and are the ones the charts show; the Full and
+# Historical lists hold every valid submission.
+RANKED_KINDS = (*MAIN_KINDS, *TEN_NODE_KINDS, ListKind.SCC)
+RANKED_KIND_VALUES = frozenset(kind.value for kind in RANKED_KINDS)
+
+
+def kind_label(kind: str) -> str:
+    """The name a list kind is shown by; an unknown value (an old URL) as it is."""
+    return ListKind(kind).label if kind in ListKind.values else kind
+
 
 # The order of the tabs on a release's list page: ranked lists first, then the complete lists.
 KIND_ORDER = (
@@ -46,6 +55,16 @@ KIND_ORDER = (
 
 class FrozenSnapshotError(Exception):
     """A published list was about to change; corrections must be a new snapshot version instead."""
+
+
+class ReleaseQuerySet(models.QuerySet["Release"]):
+    def open_for_submissions(self) -> ReleaseQuerySet:
+        """The releases still taking submissions (see Release.closes_on), soonest first."""
+        today = timezone.localdate()
+        without_deadline = models.Q(submission_deadline__isnull=True, publication_date__gte=today)
+        return self.filter(models.Q(submission_deadline__gte=today) | without_deadline).order_by(
+            "publication_date"
+        )
 
 
 class Release(models.Model):
@@ -82,11 +101,21 @@ class Release(models.Model):
         ),
     )
 
+    objects = ReleaseQuerySet.as_manager()
+
     class Meta:
         ordering = ["publication_date"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def closes_on(self) -> datetime.date:
+        """The last day of the call for submissions: the deadline, else the publication day."""
+        return self.submission_deadline or self.publication_date
+
+    def is_open_for_submissions(self) -> bool:
+        return self.closes_on >= timezone.localdate()
 
 
 class ListSnapshot(models.Model):
@@ -126,7 +155,7 @@ class ListSnapshot(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     published_at = models.DateTimeField(null=True, blank=True)
-    # Derived from the frozen entries for the charts (frontend.snapshot_digest), written at publish
+    # Derived from the frozen entries for the charts (frontend.charts.digests), written at publish
     # time or on first read and never part of what "frozen" protects, since it can be computed
     # again: the balance chart's points as JSON text ready to send, and a small summary (entries
     # that cannot be plotted, file systems, score range, phase medians).

@@ -34,7 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
-    # Redoc and Swagger UI as static files of a pinned package, served by us (registry.api_docs).
+    # Redoc and Swagger UI as static files of a pinned package, served by us (registry.core.api_docs).
     "drf_spectacular_sidecar",
     "django_filters",
     "simple_history",
@@ -47,9 +47,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the public cache, so its answers get the Content-Security-Policy too.
-    "registry.security_headers.SecurityHeadersMiddleware",
+    "registry.core.security_headers.SecurityHeadersMiddleware",
     # Early: a cached public page or chart costs no session, log-in check, URL lookup or query.
-    "frontend.public_cache.PublicCacheMiddleware",
+    "registry.core.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -58,8 +58,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, so that its log-in check runs after the CSRF check and right before the view.
-    "registry.ratelimit.RateLimitMiddleware",
-    "registry.errors.DatabaseErrorMiddleware",
+    "registry.core.ratelimit.RateLimitMiddleware",
+    "registry.core.errors.DatabaseErrorMiddleware",
 ]
 
 ROOT_URLCONF = "registry.urls"
@@ -90,16 +90,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 # The cache may live in its own Redis database: clearing it then never drops queued Celery tasks.
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
-# Bytes of public answers each web process also keeps in its own memory (frontend.public_cache).
+# Bytes of public answers each web process also keeps in its own memory (registry.core.public_cache).
 PUBLIC_CACHE_LOCAL_BYTES = env.int("PUBLIC_CACHE_LOCAL_BYTES", default=64 * 1024 * 1024)
-# The abuse limits' counters (registry.ratelimit). The page cache may evict whatever it likes under
+# The abuse limits' counters (registry.core.ratelimit). The page cache may evict whatever it likes under
 # memory pressure (allkeys-lru in docker/compose.yaml); a counter evicted would reopen a lock-out, so
 # a deployment keeps them in a Redis that never evicts (the broker's, in its own database).
 LIMITS_CACHE_URL = env.str("LIMITS_CACHE_URL", default=CACHE_URL)
 if CACHE_URL:
     CACHES = {
-        "default": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL},
-        "limits": {"BACKEND": "registry.cache_backend.ReusingRedisCache", "LOCATION": LIMITS_CACHE_URL},
+        "default": {"BACKEND": "registry.core.cache_backend.ReusingRedisCache", "LOCATION": CACHE_URL},
+        "limits": {"BACKEND": "registry.core.cache_backend.ReusingRedisCache", "LOCATION": LIMITS_CACHE_URL},
     }
 else:
     CACHES = {
@@ -178,7 +178,7 @@ CELERY_TASK_TIME_LIMIT = 15 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 10 * 60
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Ingest recovery (submissions.lease): a worker renews its row's heartbeat every INGEST_HEARTBEAT_S;
+# Ingest recovery (submissions.ingest.lease): a worker renews its row's heartbeat every INGEST_HEARTBEAT_S;
 # a `processing` row without a heartbeat for INGEST_STUCK_AFTER_MINUTES had its worker die, and a
 # `received` row not picked up for as long lost its broker message: the requeue task, every
 # INGEST_REQUEUE_EVERY_S, queues both again (so within 1.5 minutes by default), and a duplicate
@@ -204,7 +204,7 @@ CELERY_BEAT_SCHEDULE = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "submissions.tokens.HashedTokenAuthentication",
+        "submissions.accounts.tokens.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -251,7 +251,7 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_HTTPONLY = True
 
-# Abuse limits (registry/ratelimit.py). Rates read "<count>/<period>", period s, m, h or d ("10/15m");
+# Abuse limits (registry/core/ratelimit.py). Rates read "<count>/<period>", period s, m, h or d ("10/15m");
 # an empty value switches a limit off. Uploads count the web form and the API together, per user.
 UPLOAD_RATE = env.str("UPLOAD_RATE", default="30/h")
 UPLOAD_BYTES_PER_DAY = env.int("UPLOAD_BYTES_PER_DAY", default=8 * 1024**3)

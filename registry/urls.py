@@ -4,27 +4,27 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from registry import health
-from registry.api_docs import ApiDocsView
+from registry.core import health
+from registry.core.api_docs import ApiDocsView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The registry's account pages first: its password-reset routes replace Django's.
-    path("accounts/", include("submissions.account_urls")),
+    path("accounts/", include("submissions.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("review/", include("registry.publishing_urls")),
-    path("review/", include("submissions.review_urls")),
+    path("review/", include("registry.lists.publishing_urls")),
+    path("review/", include("submissions.review.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("submissions.api_urls")),
-    path("api/v1/", include("registry.api_urls")),
+    path("api/v1/", include("registry.lists.api_urls")),
     path("submissions/", include("submissions.urls")),
-    path("charts/", include("frontend.chart_urls")),
-    path("", include("frontend.page_urls")),
-    path("", include("frontend.urls")),
+    path("charts/", include("frontend.charts.urls")),
+    path("", include("frontend.pages.urls")),
+    path("", include("frontend.lists.urls")),
 ]
 
 # Friendly pages without the database: a 503 while it is down, a plain 500 otherwise.
-handler500 = "registry.errors.server_error"
+handler500 = "registry.core.errors.server_error"

@@ -1,6 +1,6 @@
 """Reading a tar stream with bounded headers and a checked compression trailer.
 
-Shared by the scoring engine (`scoring.locate`) and the upload sandbox (`submissions.extract`), the
+Shared by the scoring engine (`scoring.locate`) and the upload sandbox (`submissions.ingest.unpack`), the
 two places that read tarballs, so both refuse the same archives for the same reasons. Everything
 here raises `TarRejected` with a message a submitter can act on; each caller turns it into its own
 rejection error.

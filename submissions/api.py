@@ -14,8 +14,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from submissions.archive_store import ArchiveStorageUnavailable
-from submissions.models import Submission
+from submissions.archives import ArchiveStorageUnavailable
+from submissions.models import EXTRA_FILE_FIELDS, Submission
 from submissions.permissions import authenticated_user
 from submissions.selectors import submission_get_visible, submission_list_for_user
 from submissions.serializers import (
@@ -86,7 +86,9 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
         form = SubmissionCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        extra = {kind: data[field] for field, kind in _EXTRA_FIELDS.items() if data.get(field) is not None}
+        extra = {
+            kind: data[field] for field, kind in EXTRA_FILE_FIELDS.items() if data.get(field) is not None
+        }
         try:
             submission, created = submission_create(
                 submitter=authenticated_user(request.user),
@@ -105,9 +107,6 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
             return Response(_validation_body(exc), status=status.HTTP_400_BAD_REQUEST)
         body = SubmissionCreatedSerializer(submission, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
-
-
-_EXTRA_FIELDS = {"job_script": "job-script", "job_output": "job-output"}
 
 
 class SubmissionDetailApi(GenericAPIView[Submission]):

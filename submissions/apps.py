@@ -7,7 +7,7 @@ class SubmissionsConfig(AppConfig):
     verbose_name = "Submissions"
 
     def ready(self) -> None:
-        from submissions.roles import ensure_committee_group_after_migrate
+        from submissions.review.roles import ensure_committee_group_after_migrate
 
         # Permissions exist only after migrate (post_migrate creates them), hence the same signal.
         post_migrate.connect(ensure_committee_group_after_migrate, sender=self)

@@ -12,8 +12,8 @@ from typing import Any
 from django import forms
 
 from registry.models import Release
-from registry.selectors import releases_open
 from submissions.json_input import JsonTooDeep, loads_bounded
+from submissions.models import EXTRA_FILE_FIELDS
 from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 
 REQUIRED_SYSTEM_FIELDS = (
@@ -27,7 +27,7 @@ ARCHIVE_EXTENSIONS = ".tar,.tgz,.tar.gz,.tbz2,.tar.bz2,.txz,.tar.xz,.zip"
 
 
 def open_releases() -> Any:
-    return releases_open()
+    return Release.objects.open_for_submissions()
 
 
 class SubmissionUploadForm(forms.Form):
@@ -105,10 +105,7 @@ class SubmissionUploadForm(forms.Form):
         return data
 
     def extra_files(self) -> dict[str, Any]:
-        files = {
-            "job-script": self.cleaned_data.get("job_script"),
-            "job-output": self.cleaned_data.get("job_output"),
-        }
+        files = {kind: self.cleaned_data.get(field) for field, kind in EXTRA_FILE_FIELDS.items()}
         return {kind: file for kind, file in files.items() if file}
 
     def system_field_names(self) -> list[str]:

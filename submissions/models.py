@@ -106,7 +106,7 @@ class Submission(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     processing_started_at = models.DateTimeField(null=True, blank=True)
-    # Renewed by the worker while it processes (submissions.lease): a row whose heartbeat stops was
+    # Renewed by the worker while it processes (submissions.ingest.lease): a row whose heartbeat stops was
     # left by a dead worker and is requeued within a minute or two, never while it is still alive.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -121,7 +121,7 @@ class Submission(models.Model):
     # Everything the original list row said (imported history), kept verbatim for reference.
     published_record = models.JSONField(default=dict, blank=True)
 
-    # The committee workflow (submissions/review_rules.py says who may move it where).
+    # The committee workflow (submissions/review/rules.py says who may move it where).
     review_state = models.CharField(
         max_length=20, choices=ReviewState.choices, default=ReviewState.DRAFT, db_index=True
     )
@@ -218,6 +218,10 @@ class Archive(models.Model):
 
     def __str__(self) -> str:
         return f"{self.original_name} ({self.sha256[:12]})"
+
+
+# The job files IO500 asks for next to a result: field name (upload form and API) -> archive kind.
+EXTRA_FILE_FIELDS = {"job_script": Archive.Kind.JOB_SCRIPT.value, "job_output": Archive.Kind.JOB_OUTPUT.value}
 
 
 class Result(models.Model):
@@ -319,9 +323,9 @@ class Finding(models.Model):
 
 # Defined in its own module to keep this one about submissions; imported so Django registers it.
 # The review models live in their own module; importing them here registers them with the app.
-from submissions.review_models import Questionnaire as Questionnaire  # noqa: E402
-from submissions.review_models import ReverifyItem as ReverifyItem  # noqa: E402
-from submissions.review_models import ReverifyRun as ReverifyRun  # noqa: E402
-from submissions.review_models import ReviewComment as ReviewComment  # noqa: E402
-from submissions.review_models import ReviewEvent as ReviewEvent  # noqa: E402
-from submissions.token_model import ApiToken as ApiToken  # noqa: E402
+from submissions.accounts.models import ApiToken as ApiToken  # noqa: E402
+from submissions.review.models import Questionnaire as Questionnaire  # noqa: E402
+from submissions.review.models import ReverifyItem as ReverifyItem  # noqa: E402
+from submissions.review.models import ReverifyRun as ReverifyRun  # noqa: E402
+from submissions.review.models import ReviewComment as ReviewComment  # noqa: E402
+from submissions.review.models import ReviewEvent as ReviewEvent  # noqa: E402

@@ -13,7 +13,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from registry.compiled_query import CompiledQuery
+from registry.core.compiled_query import CompiledQuery
 from scoring.model import SCORED_PHASES
 from submissions.models import (
     Archive,
@@ -111,7 +111,7 @@ def _public_fingerprint_query(pk: int, now: datetime.datetime) -> QuerySet[Submi
     )
 
 
-# Asked on every anonymous view of a submission page or chart (frontend.public_cache).
+# Asked on every anonymous view of a submission page or chart (registry.core.public_cache).
 _PUBLIC_FINGERPRINT = CompiledQuery(_public_fingerprint_query)
 
 

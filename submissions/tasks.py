@@ -26,8 +26,8 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError, RedisConnectionError, Conn
     max_retries=5,
 )
 def submission_ingest(submission_id: int) -> str | None:
+    from submissions.ingest.pipeline import submission_ingest as ingest
     from submissions.models import Submission
-    from submissions.services import submission_ingest as ingest
 
     try:
         return ingest(submission_id=submission_id).status
@@ -41,7 +41,7 @@ def submission_ingest(submission_id: int) -> str | None:
     acks_late=True, autoretry_for=TRANSIENT_ERRORS, retry_backoff=2, max_retries=3
 )
 def submission_requeue_stuck() -> int:
-    from submissions.services import submission_requeue_stuck as requeue
+    from submissions.ingest.pipeline import submission_requeue_stuck as requeue
 
     return requeue(older_than=timedelta(minutes=settings.INGEST_STUCK_AFTER_MINUTES))
 
@@ -51,7 +51,7 @@ def submission_requeue_stuck() -> int:
 )
 def submission_reverify(run_id: int, submission_id: int) -> bool | None:
     """One archive of a `reverify` run; True when its verdict changed."""
-    from submissions.reverify import reverify_submission
+    from submissions.review.reverify import reverify_submission
 
     item = reverify_submission(run_id=run_id, submission_id=submission_id)
     return None if item is None else item.changed

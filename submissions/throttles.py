@@ -1,4 +1,4 @@
-"""DRF throttle for API uploads: the same per-user buckets as the web form (registry.ratelimit)."""
+"""DRF throttle for API uploads: the same per-user buckets as the web form (registry.core.ratelimit)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from registry.ratelimit import upload_verdict
+from registry.core.ratelimit import upload_verdict
 
 
 class UploadThrottle(BaseThrottle):

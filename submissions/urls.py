@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from submissions import review_views, views
+from submissions import views
+from submissions.review import views as review_views
 
 app_name = "submissions"
 

@@ -11,13 +11,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from frontend.public_cache import mark_public_if_anonymous
-from registry.list_rows import LIST_CACHE_SECONDS
-from submissions.archive_store import ArchiveStorageUnavailable
+from registry.core.generations import LIST_CACHE_SECONDS
+from registry.core.public_cache import mark_public_if_anonymous
+from submissions.archives import ArchiveStorageUnavailable
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
-from submissions.review_views import review_context
+from submissions.review.views import review_context
 from submissions.selectors import (
     submission_findings_ordered,
     submission_get_status,

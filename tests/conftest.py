@@ -6,6 +6,7 @@ Django is imported lazily: the pure scoring tests also run without pytest-django
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -80,6 +81,132 @@ def io500_submissions() -> Path:
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _clear_cache(request: pytest.FixtureRequest) -> Iterator[None]:
+    # Lists and charts are cached by snapshot id and generation; ids restart in every test database.
+    if not _django_active(request):
+        yield
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(scope="session")
+def io500_data() -> Path:
+    if not (IO500_DATA / "lists" / "listings_submissions.csv").is_file():
+        pytest.fail(f"The shared IO500 data is missing at {IO500_DATA}; tests need ../shared/io500-data.")
+    return IO500_DATA
+
+
+# The imported IO500 history (lists and releases, no raw folders), loaded once for all the tests that
+# read it: inside one transaction that stays open while they run (each test's own transaction is a
+# savepoint in it, rolled back after the test) and is rolled back before any other test runs.
+
+
+class _SharedHistory:
+    def __init__(self, blocker: Any, data: Path) -> None:
+        self.blocker, self.data = blocker, data
+        self.atomic: Any = None
+
+    def enter(self) -> None:
+        if self.atomic is not None:
+            return
+        from django.core.management import call_command
+        from django.db import transaction
+
+        with self.blocker.unblock():
+            self.atomic = transaction.atomic()
+            self.atomic.__enter__()
+            call_command("import_io500", str(self.data), "--skip-raw", stdout=io.StringIO())
+
+    def leave(self) -> None:
+        if self.atomic is None:
+            return
+        from django.db import transaction
+
+        with self.blocker.unblock():
+            transaction.set_rollback(True)
+            self.atomic.__exit__(None, None, None)
+        self.atomic = None
+
+
+_shared_history: _SharedHistory | None = None
+_current_item: pytest.Item | None = None
+
+
+def _reads_shared_history(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return "imported_history" in names and not _is_transactional(item)
+
+
+def _is_transactional(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    marker = item.get_closest_marker("django_db")
+    return (
+        "transactional_db" in names
+        or "live_server" in names
+        or bool(marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")))
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests that read the shared history one after the other (where the first of them
+    is), so that it is imported once."""
+    readers = [item for item in items if _reads_shared_history(item)]
+    if not readers:
+        return
+    first = items.index(readers[0])
+    others = [item for item in items if not _reads_shared_history(item)]
+    items[:] = others[:first] + readers + others[first:]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Before the test's fixtures: its own transaction must open inside the shared one, never around it.
+    global _current_item
+    _current_item = item
+    if _shared_history is None:
+        return
+    if _reads_shared_history(item):
+        _shared_history.enter()
+    else:
+        _shared_history.leave()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _shared_history is not None:
+        _shared_history.leave()
+
+
+@pytest.fixture(scope="session")
+def _shared_history_holder(django_db_setup: None, django_db_blocker: Any, io500_data: Path) -> _SharedHistory:
+    global _shared_history
+    _shared_history = _SharedHistory(django_db_blocker, io500_data)
+    # Set up before every function-scoped fixture of the first test that reads it (scope order).
+    if _current_item is not None and _reads_shared_history(_current_item):
+        _shared_history.enter()
+    return _shared_history
+
+
+@pytest.fixture
+def imported_history(request: pytest.FixtureRequest, _shared_history_holder: _SharedHistory) -> Path:
+    """The IO500 history imported (releases, the published lists, their submissions)."""
+    from django.core.management import call_command
+
+    if _is_transactional(request.node):
+        # A live server needs committed rows: this test imports its own, flushed after it.
+        request.getfixturevalue("transactional_db")
+        call_command("import_io500", str(_shared_history_holder.data), "--skip-raw", stdout=io.StringIO())
+    else:
+        assert _shared_history_holder.atomic is not None, "the shared history is entered before each reader"
+        request.getfixturevalue("db")
+    return _shared_history_holder.data
+
+
 # Personas, as in healthchecks' Alice/Bob/Charlie.
 
 
@@ -101,7 +228,7 @@ def other_submitter(db: None) -> Any:
 def committee_member(db: None) -> Any:
     from django.contrib.auth.models import User
 
-    from submissions.roles import committee_member_add
+    from submissions.review.roles import committee_member_add
 
     user = User.objects.create_user("carol", "carol@example.org", PASSWORD)
     committee_member_add(user=user)
@@ -120,7 +247,7 @@ def api_client_for() -> Any:
     """api_client_for(user) -> a DRF client authenticated with that user's token (None: anonymous)."""
     from rest_framework.test import APIClient
 
-    from submissions.tokens import api_token_issue
+    from submissions.accounts.tokens import api_token_issue
 
     tokens: dict[int, str] = {}
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from django import template
 
-from frontend import chart_data
-from frontend.chart_selectors import head_for
+from frontend.charts import data as chart_data
+from frontend.charts.selectors import head_for
 from submissions.models import Submission
 
 register = template.Library()

@@ -22,10 +22,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from registry.importer.source import IO500Data
-from registry.membership import rank_candidates
+from registry.lists.membership import rank_candidates
+from registry.lists.selectors import list_candidates
+from registry.lists.services import list_window, ranked_entries
 from registry.models import ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
-from registry.selectors import list_candidates
-from registry.services import list_window, ranked_entries
 
 RECONSTRUCTED_KINDS = (ListKind.FULL.value, ListKind.HISTORICAL.value)
 CHANGES_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_changes.json"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from frontend.cache import CHARTS_GENERATION_KEY, charts_cached, charts_generation, charts_invalidate
+from frontend.charts.cache import charts_cached
+from registry.core.generations import CHARTS_GENERATION_KEY, charts_generation, charts_invalidate
 from tests.factories import make_submission, publish_list
 from tests.frontend.chart_data import build_history
 

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from frontend.chart_shapes import release_shares
+from frontend.charts.shapes import release_shares
 from registry.models import Release
 from tests.factories import make_submission, publish_list
 from tests.frontend.chart_data import build_history

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.template import engines
 from django.test import Client
 
-from frontend.snapshot_digest import digests_refresh
+from frontend.charts.digests import digests_refresh
 from scoring.model import SCORED_PHASES
 from submissions.models import Submission
 from tests.factories import add_phases, make_result, make_submission

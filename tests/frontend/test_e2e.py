@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from frontend.snapshot_digest import digests_refresh
+from frontend.charts.digests import digests_refresh
 from scoring.model import SCORED_PHASES
 from submissions.models import Submission
 from tests.factories import add_phases, make_result

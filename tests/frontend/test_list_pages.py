@@ -195,8 +195,8 @@ def test_a_cached_list_answers_with_fewer_queries(client, imported_history, djan
 
 
 def test_a_list_published_later_is_served_at_once(client, imported_history):
+    from registry.lists.services import list_build, list_publish
     from registry.models import Release
-    from registry.services import list_build, list_publish
 
     assert client.get("/lists/isc22/ten-node.json").status_code == 404
     release = Release.objects.get(slug="isc22")
@@ -314,6 +314,6 @@ def test_list_pages_run_no_inline_script_or_event_handler(client, db):
     ],
 )
 def test_a_cell_starting_a_formula_is_written_as_text(value, written):
-    from frontend.csv_cells import safe_cell
+    from frontend.lists.csv_cells import safe_cell
 
     assert safe_cell(value) == written

@@ -1,5 +1,5 @@
 """Submission and system pages and a submission's chart data are answered from the public cache for
-anonymous readers of public content only (frontend.public_cache, fingerprinted paths), and rendered
+anonymous readers of public content only (registry.core.public_cache, fingerprinted paths), and rendered
 again when what they show changes."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from frontend import public_cache
-from frontend.cache import charts_invalidate
+from registry.core import public_cache
+from registry.core.generations import charts_invalidate
 from registry.models import Release
 from submissions.models import Submission
 from tests.factories import make_release, make_storage_system, make_submission, make_system_description

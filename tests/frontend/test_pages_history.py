@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from frontend.cache import charts_invalidate
+from registry.core.generations import charts_invalidate
 from tests.factories import make_submission, publish_list
 from tests.frontend.chart_data import build_history
 

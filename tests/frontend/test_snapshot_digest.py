@@ -10,10 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from frontend.chart_kinds import kinds_for
-from frontend.chart_selectors import ranked_entries
-from frontend.chart_shapes import history_points, release_shares, release_trends
-from frontend.snapshot_digest import (
+from frontend.charts.digests import (
     LEADERS_TOP,
     digest_overview,
     digest_rows,
@@ -22,8 +19,11 @@ from frontend.snapshot_digest import (
     list_phase_medians,
     points_json,
 )
+from frontend.charts.kinds import kinds_for
+from frontend.charts.selectors import ranked_entries
+from frontend.charts.shapes import history_points, release_shares, release_trends
+from registry.lists.services import list_build, list_publish
 from registry.models import ListSnapshot
-from registry.services import list_build, list_publish
 from tests.factories import add_phases, make_result, make_submission, publish_list
 from tests.frontend.chart_data import build_history
 
@@ -67,12 +67,13 @@ def test_the_rows_of_the_digests_carry_what_the_history_page_reads():
     assert sorted(tuple(r[k] for k in key) for r in rows) == sorted(tuple(e[k] for k in key) for e in entries)
 
 
-def test_publishing_stores_the_digest_with_the_phase_medians():
+def test_publishing_stores_the_digest_with_the_phase_medians(django_capture_on_commit_callbacks):
     history = build_history()
     for position, submission in enumerate(history.submissions[:5]):
         add_phases(make_result(submission=submission), {"ior-easy-write": float(position + 1)})
     draft = list_build(release=history.old, kind="io500")
-    published = list_publish(snapshot=draft, reason="phases were read after the first version")
+    with django_capture_on_commit_callbacks(execute=True):
+        published = list_publish(snapshot=draft, reason="phases were read after the first version")
     stored = ListSnapshot.objects.get(pk=published.pk)
     assert stored.chart_digest is not None
     assert stored.chart_digest["phase_medians"]["ior-easy-write"] == statistics.median([1, 2, 3, 4, 5])

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from registry.cache_backend import ReusingRedisCache
+from registry.core.cache_backend import ReusingRedisCache
 
 # make test sets CACHE_URL; the default is the machine's Redis, database 6 as in the Makefile.
 REDIS = os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/6"

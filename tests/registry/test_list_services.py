@@ -9,8 +9,8 @@ import itertools
 import pytest
 from django.core.management import CommandError, call_command
 
+from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import FrozenSnapshotError, ListEntry, ListSnapshot, Release
-from registry.services import ListBuildError, ListPublishError, list_build, list_publish
 from submissions.models import Institution, ReviewState, StorageSystem, Submission, SystemDescription
 
 pytestmark = pytest.mark.django_db
@@ -186,8 +186,8 @@ def test_build_list_command_explains_unknown_releases_and_kinds(sc19):
 
 
 def test_the_committee_publishes_over_a_reconstructed_list_without_calling_it_a_correction(imported_history):
+    from registry.lists.services import REPLACES_RECONSTRUCTED, list_build, list_publish
     from registry.models import ListSnapshot, Release
-    from registry.services import REPLACES_RECONSTRUCTED, list_build, list_publish
 
     release = Release.objects.get(name="ISC25")
     reconstructed = ListSnapshot.objects.get(release=release, kind="full")

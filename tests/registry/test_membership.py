@@ -6,7 +6,7 @@ import datetime
 from dataclasses import replace
 from typing import Any
 
-from registry.membership import Candidate, ListWindow, qualifies, rank_candidates
+from registry.lists.membership import Candidate, ListWindow, qualifies, rank_candidates
 from registry.models import ListKind
 from submissions.models import Reproducibility
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from frontend.pages import version_warnings
+from frontend.pages.views import version_warnings
 from registry.importer.source import CALENDAR_FIXTURE
 from registry.models import Release
 from registry.versions import release_versions, version_tag

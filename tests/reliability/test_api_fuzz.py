@@ -32,7 +32,7 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 def fuzz_token(db: None, settings: Any) -> Iterator[str]:
     from django.contrib.auth.models import User
 
-    from submissions.tokens import api_token_issue
+    from submissions.accounts.tokens import api_token_issue
 
     settings.UPLOAD_RATE = ""  # every generated upload reaches the upload code, none is throttled
     user, _ = User.objects.get_or_create(username="fuzzer")

@@ -19,7 +19,7 @@ from django.core.files.storage import default_storage
 
 from scoring.locate import read_runs
 from scoring.model import ReadError
-from submissions.extract import ExtractionRejected, extract_archive
+from submissions.ingest.unpack import ExtractionRejected, extract_archive
 from submissions.models import Archive, Finding, Submission
 from tests.reliability.conftest import by_kind, sha256
 from tests.reliability.hostile import HOSTILE, Context, Hostile

@@ -18,10 +18,10 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from submissions.accounts.tokens import api_token_issue, token_digest
 from submissions.models import ApiToken, Finding, StorageSystem, Submission
 from submissions.services import submission_create
 from submissions.system_description import TEXT_FIELDS
-from submissions.tokens import api_token_issue, token_digest
 from tests.conftest import PASSWORD, REPO
 from tests.reliability.records import record
 from tests.submissions.helpers import SYSTEM, real_tarball
@@ -461,7 +461,7 @@ def test_raw_archives_download_as_attachments_that_browsers_never_sniff(
 
 
 def test_rates_are_read_as_count_per_period() -> None:
-    from registry.ratelimit import Rate, parse_rate
+    from registry.core.ratelimit import Rate, parse_rate
 
     assert parse_rate("30/h") == Rate(30, 3600)
     assert parse_rate("10/15m") == Rate(10, 900)
@@ -476,7 +476,7 @@ def test_the_limits_let_requests_through_when_the_cache_is_down(
     # A real, unreachable Redis (nothing listens on port 1): a Redis restart must not lock people out.
     settings.CACHES = {
         "default": {
-            "BACKEND": "registry.cache_backend.ReusingRedisCache",
+            "BACKEND": "registry.core.cache_backend.ReusingRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
         }
     }

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from registry.models import Release
 from submissions.models import Institution, StorageSystem, Submission, SystemDescription
-from submissions.review_models import QUESTIONNAIRE_SECTIONS
+from submissions.review.models import QUESTIONNAIRE_SECTIONS
 
 ISC_KINDS = ["production", "research", "ten-node-production", "ten-node-research", "full", "historical"]
 

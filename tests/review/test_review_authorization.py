@@ -17,8 +17,8 @@ from django.core.files.storage import default_storage
 from django.test import Client
 from django.utils import timezone
 
+from registry.lists.services import list_build, list_publish
 from registry.models import Release
-from registry.services import list_build, list_publish
 from scoring.model import SCORED_PHASES
 from submissions.models import (
     Archive,
@@ -264,7 +264,7 @@ def test_only_the_submitter_edits_the_questionnaire_of_a_draft(
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_only_the_submitter_submits_a_draft(personas: dict[str, Any], persona: str) -> None:
-    from submissions.review_services import questionnaire_record
+    from submissions.review.services import questionnaire_record
 
     draft = verified_upload(personas["submitter"], open_release())
     questionnaire_record(user=personas["submitter"], submission=draft, answers=answers())

@@ -14,8 +14,8 @@ from django.contrib.auth.models import User
 from django.db import connections
 
 from submissions.models import ReviewState, Submission
-from submissions.review_models import QUESTIONNAIRE_SECTIONS
-from submissions.roles import committee_member_add
+from submissions.review.models import QUESTIONNAIRE_SECTIONS
+from submissions.review.roles import committee_member_add
 from tests.conftest import IO500_DATA, PASSWORD
 from tests.review.helpers import open_release
 from tests.submissions.archives import pack_folder

@@ -11,8 +11,8 @@ from django.test import Client
 
 from scoring.model import SCORED_PHASES
 from submissions.models import Finding, ReviewState
-from submissions.questionnaire import questionnaire_clean
-from submissions.review_diff import config_diff, review_diff
+from submissions.review.diff import config_diff, review_diff
+from submissions.review.questionnaire import questionnaire_clean
 from tests.factories import add_phases, make_result
 from tests.review.helpers import answers, open_release, storage, verified_upload
 

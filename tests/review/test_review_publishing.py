@@ -8,10 +8,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 
-from frontend.cache import charts_generation
+from registry.core.generations import charts_generation
+from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
+from registry.lists.services import ListPublishError
 from registry.models import ListSnapshot
-from registry.publishing import release_drafts_build, release_publish, snapshot_publish
-from registry.services import ListPublishError
 from submissions.models import ListCategory, Reproducibility, ReviewEvent, ReviewState, Submission
 from tests.review.helpers import open_release, storage, verified_upload
 
@@ -82,9 +82,11 @@ class TestPublishing:
     def test_publishing_freezes_publishes_the_submissions_and_drops_the_chart_cache(
         self, submitter: Any, committee_member: Any, django_capture_on_commit_callbacks: Any
     ) -> None:
-        release = open_release()
-        entry = verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
-        release_drafts_build(user=committee_member, release=release)
+        # Each step commits on its own in production; here the test's transaction holds them all.
+        with django_capture_on_commit_callbacks(execute=True):
+            release = open_release()
+            entry = verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
+            release_drafts_build(user=committee_member, release=release)
         generation = charts_generation()
         with django_capture_on_commit_callbacks(execute=True):
             published = release_publish(user=committee_member, release=release)

@@ -14,11 +14,11 @@ from django.core.management import call_command
 from django.test import Client
 
 import scoring
-from registry.services import list_build, list_publish
+from registry.lists.services import list_build, list_publish
 from scoring.model import Finding as ScoringFinding
 from scoring.model import Severity, Verification
 from submissions.models import ReverifyRun, ReviewState, Submission
-from submissions.reverify import reverify_start
+from submissions.review.reverify import reverify_start
 from submissions.services import submission_create
 from tests.review.helpers import open_release
 from tests.submissions.helpers import SYSTEM, real_tarball, wait_for_final
@@ -48,7 +48,7 @@ def new_rule(monkeypatch: pytest.MonkeyPatch) -> None:
         rule = ScoringFinding(code="new-rule", severity=Severity.ERROR, message="Breaks the new rule.")
         return [replace(v, findings=[*v.findings, rule]) for v in found]
 
-    monkeypatch.setattr("submissions.ingest_work.scoring.verify", stricter)
+    monkeypatch.setattr("submissions.ingest.verify.scoring.verify", stricter)
 
 
 def test_an_unchanged_engine_changes_no_verdict(accepted_real: Submission) -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from submissions.models import ListCategory, Reproducibility, ReviewEvent, ReviewState, Submission
-from submissions.review_services import (
+from submissions.review.services import (
     comment_add,
     questionnaire_record,
     submission_accept,

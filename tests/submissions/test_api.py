@@ -12,8 +12,8 @@ import yaml
 from django.core.management import call_command
 from django.urls import reverse
 
+from submissions.accounts.tokens import token_digest
 from submissions.models import ApiToken, Submission
-from submissions.tokens import token_digest
 from tests.submissions.helpers import SYSTEM, published_score, real_tarball
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from submissions.extract import ExtractionRejected, Limits, extract_archive
+from submissions.ingest.unpack import ExtractionRejected, Limits, extract_archive
 from tests.submissions.archives import file_member, pack_folder, special_member, tar_of, zip_folder, zip_of
 
 

@@ -38,7 +38,7 @@ def test_healthz_skips_redis_in_the_embedded_mode(client: Any, settings: Any) ->
 
 
 def test_healthz_answers_503_naming_the_database_when_it_fails(client: Any, monkeypatch: Any) -> None:
-    from registry import health
+    from registry.core import health
 
     def broken() -> None:
         raise OSError("connection refused")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from submissions.lease import heartbeat, lease_is_held
+from submissions.ingest.lease import heartbeat, lease_is_held
 from submissions.models import Submission
 
 

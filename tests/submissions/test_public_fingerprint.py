@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from registry.compiled_query import CompiledQuery
+from registry.core.compiled_query import CompiledQuery
 from registry.models import Release
 from submissions.models import ReviewState, Submission
-from submissions.review_models import Questionnaire
+from submissions.review.models import Questionnaire
 from submissions.selectors import submission_public_fingerprint, submission_visible_queryset
 from tests.factories import make_release, make_storage_system, make_submission
 

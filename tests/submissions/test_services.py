@@ -13,14 +13,9 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from registry.models import Release
+from submissions.ingest.pipeline import submission_ingest, submission_requeue_stuck
 from submissions.models import Archive, Finding, Submission, SystemDescription
-from submissions.services import (
-    DuplicateArchive,
-    submission_create,
-    submission_ingest,
-    submission_requeue_stuck,
-    system_description_record,
-)
+from submissions.services import DuplicateArchive, submission_create, system_description_record
 from tests.submissions.archives import file_member, special_member, tar_of
 from tests.submissions.helpers import SYSTEM, counts, published_score, real_tarball
 

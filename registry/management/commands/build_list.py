@@ -11,9 +11,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from registry.lists.selectors import release_get
+from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import ListKind
-from registry.selectors import release_get
-from registry.services import ListBuildError, ListPublishError, list_build, list_publish
 
 
 class Command(BaseCommand):

@@ -17,8 +17,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from frontend.cache import charts_invalidate
-from frontend.snapshot_digest import digests_refresh
 from registry.importer.corpus_tree import looks_like_submission_data, nested_raw_folders
 from registry.importer.history import import_history
 from registry.importer.lists import import_lists
@@ -27,7 +25,7 @@ from registry.importer.raw import import_raw, wait_until_verified
 from registry.importer.reconstructed import import_reconstructed, import_recorded_changes
 from registry.importer.releases import import_releases
 from registry.importer.source import ImportSourceError, IO500Data
-from registry.services import CHARTED_KINDS, list_cache_invalidate
+from registry.signals import lists_changed_now
 
 # The workers verify a raw folder in about a second; the whole public corpus fits well within this.
 RAW_VERIFY_TIMEOUT_S = 30 * 60
@@ -139,7 +137,5 @@ class Command(BaseCommand):
     def _refresh_derived_data(self) -> None:
         """The charts' digests of the lists, then every cached list page and chart: the import may
         have added lists, entries and phase values that all of them show."""
-        refreshed = digests_refresh(kinds=CHARTED_KINDS)
-        self.stdout.write(f"Chart data of {refreshed} published ranked lists recomputed.")
-        list_cache_invalidate()
-        charts_invalidate()
+        lists_changed_now(everything=True)
+        self.stdout.write("Chart data of the published ranked lists recomputed, cached pages dropped.")

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from submissions.tokens import api_token_issue
+from submissions.accounts.tokens import api_token_issue
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from registry.models import Release
 from submissions.models import ReverifyRun
-from submissions.reverify import reverify_start, verdict_differences
+from submissions.review.reverify import reverify_start, verdict_differences
 
 POLL_SECONDS = 1.0
 

@@ -1,0 +1,247 @@
+"""What a list page shows: tabs, picker, filters, sortable columns and the rows (shared by home).
+
+Everything here depends on the list and the query parameters only, never on who asks, so the
+rendered body can be cached and served to everybody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import QueryDict
+from django.urls import reverse
+from django.utils import timezone
+
+from frontend.lists.table import rows_html
+from registry.lists.rows import ROW_PARAMS, list_rows_cached
+from registry.lists.selectors import (
+    list_facets,
+    recorded_list_changes,
+    release_list,
+    release_published_kinds,
+    releases_after,
+    releases_open,
+    snapshot_versions,
+)
+from registry.models import (
+    KIND_ORDER,
+    PRODUCTION_KINDS,
+    RANKED_KIND_VALUES,
+    RESEARCH_KINDS,
+    TEN_NODE_KINDS,
+    ListKind,
+    ListSnapshot,
+    Release,
+    kind_label,
+)
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    sort: str | None
+    numeric: bool = False
+    first_descending: bool = False
+
+
+COLUMNS = (
+    Column("rank", "#", "rank", numeric=True),
+    Column("release", "BoF", "release"),
+    Column("institution", "Institution", "institution"),
+    Column("system", "System", "system"),
+    Column("storage_vendor", "Storage vendor", "vendor"),
+    Column("filesystem", "File system type", "filesystem"),
+    Column("client_nodes", "Client nodes", "nodes", numeric=True, first_descending=True),
+    Column("total_procs", "Total client proc.", "procs", numeric=True, first_descending=True),
+    Column("score", "Score", "score", numeric=True, first_descending=True),
+    Column("bw", "BW (GiB/s)", "bw", numeric=True, first_descending=True),
+    Column("md", "MD (kIOP/s)", "md", numeric=True, first_descending=True),
+    Column("reproducibility", "Repro.", None),
+    Column("submitter", "Submitter", None),
+)
+CUSTOM_COLUMNS = (
+    Column("custom_score", "Custom score", "custom", numeric=True, first_descending=True),
+    Column("custom_rank", "Custom #", None, numeric=True),
+)
+FILTER_PARAMS = ("q", "filesystem", "vendor", "nodes_min", "nodes_max", "year")
+# The query parameters that change what a list page shows; links keep these and drop the rest
+# (tracking tags and the like), so that every view of a list has one cache entry.
+PAGE_PARAMS = (*ROW_PARAMS, "version")
+
+
+def empty_message(release: Release, kind: str, has_filters: bool, *, published: bool) -> str:
+    if has_filters:
+        return "No entry of this list matches the search and filters."
+    if published:
+        return f"The {kind_label(kind)} list of {release.name} has no entries."
+    if kind not in release.list_kinds:
+        return f"No {kind_label(kind)} list was published for {release.name}."
+    under_embargo = release.embargo_end is not None and release.embargo_end > timezone.now()
+    committee_run = ListSnapshot.objects.filter(
+        release=release, provenance=ListSnapshot.Provenance.PUBLISHED_HERE
+    ).exists()
+    if release.publication_date > timezone.localdate() or under_embargo or committee_run:
+        return f"The {kind_label(kind)} list of {release.name} has not been published yet."
+    return unpublished_reason(release, kind)
+
+
+def unpublished_reason(release: Release, kind: str) -> str:
+    """Why a past release's list is not shown: what is missing from the public data."""
+    missing = (
+        f"io500.org's {kind_label(kind)} list of {release.name} is not in any public file, and the "
+        "registry does not rebuild it: "
+    )
+    if kind in PRODUCTION_KINDS:
+        return missing + (
+            "only the committee's decisions put a run on it (a production system, rated Fully "
+            "Reproducible), and those decisions are not public."
+        )
+    if kind in RESEARCH_KINDS or kind == ListKind.IO500:
+        return missing + (
+            "a new run belongs on it only once the committee has decided it is not a Production "
+            "run, and io500.org's published lists end with SC24. The Full and Historical lists of "
+            "this release are reconstructed from the public data."
+        )
+    if kind in TEN_NODE_KINDS:
+        return missing + (
+            "it needs each run's client-node count, which io500.org's public list data does not "
+            "hold for most entries, and the committee's list decisions."
+        )
+    return missing + "the public data does not hold what it needs."
+
+
+def home_context(release: Release) -> dict[str, Any]:
+    """What home says above its list: the open call, and the releases newer than the home list."""
+    newer = releases_after(release)
+    reconstructed = {
+        (name, kind)
+        for name, kind in ListSnapshot.objects.filter(
+            release__in=newer, provenance=ListSnapshot.Provenance.RECONSTRUCTED
+        ).values_list("release__name", "kind")
+    }
+    return {
+        "open_releases": list(releases_open()),
+        "newer_releases": [
+            {
+                "release": later,
+                "lists": [
+                    {
+                        "label": kind_label(kind),
+                        "url": reverse("frontend:list", kwargs={"release": later.slug, "kind": kind}),
+                    }
+                    for kind in (ListKind.FULL, ListKind.HISTORICAL)
+                    if (later.name, kind.value) in reconstructed
+                ],
+            }
+            for later in newer
+        ],
+    }
+
+
+def tabs(release: Release, current: str) -> list[dict[str, Any]]:
+    published = set(release_published_kinds(release=release))
+    kinds = published | set(release.list_kinds)
+    return [
+        {
+            "kind": kind.value,
+            "label": kind.label,
+            "url": reverse("frontend:list", kwargs={"release": release.slug, "kind": kind.value}),
+            "active": kind.value == current,
+            "ranked": kind in RANKED_KIND_VALUES,
+            "published": kind.value in published,
+        }
+        for kind in KIND_ORDER
+        if kind.value in kinds
+    ]
+
+
+def page_params(params: QueryDict) -> QueryDict:
+    kept = QueryDict(mutable=True)
+    for name in PAGE_PARAMS:
+        values = [value for value in params.getlist(name) if value]
+        if values:
+            kept.setlist(name, values)
+    return kept
+
+
+def query_with(params: QueryDict, **changes: str | None) -> str:
+    query = page_params(params)
+    for name, value in changes.items():
+        if value is None:
+            query.pop(name, None)
+        else:
+            query[name] = value
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else ""
+
+
+def header(params: QueryDict, column: Column) -> dict[str, Any]:
+    current = params.get("o", "")
+    state = ""
+    link = None
+    if column.sort is not None:
+        if current == column.sort:
+            state, target = "asc", f"-{column.sort}"
+        elif current == f"-{column.sort}":
+            state, target = "desc", column.sort
+        else:
+            target = f"-{column.sort}" if column.first_descending else column.sort
+        link = query_with(params, o=target)
+    return {"column": column, "link": link, "state": state}
+
+
+def submission_url_prefix() -> str:
+    """The submission page URL without the id, so rows need no URL reversing each."""
+    sample = reverse("submissions:detail", kwargs={"pk": 0})
+    return sample[: -len("0/")]
+
+
+def list_context(
+    params: QueryDict, *, release: Release, kind: str, snapshot: ListSnapshot | None
+) -> dict[str, Any]:
+    has_filters = any(params.get(name) for name in FILTER_PARAMS)
+    context: dict[str, Any] = {
+        "release": release,
+        "kind": kind,
+        "kind_label": kind_label(kind),
+        "snapshot": snapshot,
+        "tabs": tabs(release, kind),
+        "releases": list(release_list()),
+        "filters": {name: params.get(name, "") for name in FILTER_PARAMS},
+        "sort": params.get("o", ""),
+        "w_bw": params.get("w_bw", ""),
+        "w_md": params.get("w_md", ""),
+        "has_filters": has_filters,
+        "empty_message": empty_message(release, kind, has_filters, published=snapshot is not None),
+        "is_home": False,
+        "show_radar": False,
+        "recorded_changes": recorded_list_changes(release=release, kind=kind),
+    }
+    if snapshot is None:
+        return context
+    result = list_rows_cached(snapshot=snapshot, params=params)
+    columns = COLUMNS + (CUSTOM_COLUMNS if result.weights else ())
+    querystring = query_with(params)
+    base = {"release": release.slug, "kind": kind}
+    context.update(
+        {
+            "rows": result.rows,
+            "rows_html": rows_html(
+                result.rows, detail_prefix=submission_url_prefix(), with_custom=result.weights is not None
+            ),
+            "result": result,
+            "headers": [header(params, column) for column in columns],
+            "columns": columns,
+            "facets": list_facets(snapshot=snapshot),
+            "versions": snapshot_versions(release=release, kind=kind),
+            "csv_url": reverse("frontend:list-download", kwargs={**base, "fmt": "csv"}) + querystring,
+            "json_url": reverse("frontend:list-download", kwargs={**base, "fmt": "json"}) + querystring,
+            "api_url": reverse("registry-api:list", kwargs=base) + querystring,
+            "list_url": reverse("frontend:list", kwargs=base),
+            # The radar reads the current published version, so a superseded one goes without.
+            "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
+        }
+    )
+    return context

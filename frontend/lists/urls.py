@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from django.urls import path, re_path
+
+from frontend.lists import views
+
+app_name = "frontend"
+
+# Release slugs are lower-case (sc17 ... isc26); kinds are the ListKind values.
+RELEASE = r"(?P<release>[a-z0-9]+)"
+KIND = r"(?P<kind>[a-z0-9-]+)"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("lists/", views.list_index, name="lists"),
+    re_path(rf"^lists/{RELEASE}/{KIND}\.(?P<fmt>csv|json)$", views.list_download, name="list-download"),
+    re_path(rf"^lists/{RELEASE}/{KIND}/$", views.list_page, name="list"),
+    re_path(rf"^lists/{RELEASE}/$", views.release_page, name="release"),
+]

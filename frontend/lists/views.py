@@ -1,0 +1,122 @@
+"""Public list pages: home, a release's lists with tabs, CSV and JSON downloads."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from frontend.lists.body import ListBody, list_body_render, list_page_response
+from frontend.lists.csv_cells import csv_text
+from registry.core.generations import LIST_CACHE_SECONDS
+from registry.lists.rows import (
+    CUSTOM_FIELDS,
+    ROW_FIELDS,
+    list_payload,
+    list_rows_cached,
+    resolve_list,
+)
+from registry.lists.selectors import (
+    release_get,
+    release_list,
+    release_published_kinds,
+    seconds_until_next_embargo_end,
+    snapshot_home,
+)
+
+# Release slugs as the URLs spell them (frontend.lists.urls RELEASE).
+RELEASE_SLUG = re.compile(r"[a-z0-9]+")
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    def build() -> ListBody | None:
+        snapshot = snapshot_home()
+        if snapshot is None:
+            return None
+        # A release whose embargo ends becomes the home list without a publish: cache until then.
+        return list_body_render(
+            request.GET,
+            release=snapshot.release,
+            kind=snapshot.kind,
+            snapshot=snapshot,
+            is_home=True,
+            cache_seconds=seconds_until_next_embargo_end(cap=LIST_CACHE_SECONDS),
+        )
+
+    response = list_page_response(request, ("home",), build)
+    if response is None:
+        return render(request, "frontend/home_empty.html", {"releases": list(release_list())})
+    return response
+
+
+@require_GET
+def list_index(request: HttpRequest) -> HttpResponse:
+    """The release picker submits here (?release=sc19); without one, the home list."""
+    slug = request.GET.get("release", "").strip().lower()
+    if not slug:
+        return redirect("frontend:home")
+    if RELEASE_SLUG.fullmatch(slug) is None:
+        # No release URL can be built from it (and none exists): say so instead of failing on it.
+        shown = slug if len(slug) <= 40 else f"{slug[:40]}…"
+        raise Http404(f'There is no release "{shown}". Release names look like sc19 or isc23.')
+    return redirect("frontend:release", release=slug)
+
+
+@require_GET
+def release_page(request: HttpRequest, release: str) -> HttpResponse:
+    """A release without a kind opens its first published list (ranked lists first)."""
+    found = release_get(slug=release)
+    if found is None:
+        raise Http404(f'There is no release "{release}". Release names look like sc19 or isc23.')
+    kinds = release_published_kinds(release=found) or list(found.list_kinds)
+    if not kinds:
+        raise Http404(f"{found.name} publishes no lists.")
+    return redirect("frontend:list", release=found.slug, kind=kinds[0])
+
+
+@require_GET
+def list_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    def build() -> ListBody:
+        found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
+        return list_body_render(request.GET, release=found, kind=kind, snapshot=snapshot)
+
+    response = list_page_response(request, ("list", release, kind), build)
+    if response is None:  # build() renders every list, published or not, or raises Http404
+        raise Http404(f"No {kind} list of {release}.")
+    return response
+
+
+@require_GET
+def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> HttpResponse:
+    found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
+    if snapshot is None:
+        raise Http404(f"No {kind} list was published for {found.name}, so there is nothing to download.")
+    result = list_rows_cached(snapshot=snapshot, params=request.GET)
+    filename = f"io500-{found.slug}-{kind}"
+    if fmt == "json":
+        response: HttpResponse = JsonResponse(list_payload(snapshot, result), json_dumps_params={"indent": 1})
+    else:
+        response = HttpResponse(
+            rows_csv(result.rows, with_custom=result.weights is not None, provenance=snapshot.provenance),
+            content_type="text/csv",
+        )
+    response["X-List-Provenance"] = snapshot.provenance
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
+    return response
+
+
+def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
+    """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
+    for io500.org's once a spreadsheet has lost the file name. Submitter-typed names are made safe to
+    open in a spreadsheet (frontend.lists.csv_cells)."""
+    fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
+    return csv_text(fields, ({**row, "list_provenance": provenance} for row in rows))
+
+
+def list_url(release: str, kind: str) -> str:
+    return reverse("frontend:list", kwargs={"release": release, "kind": kind})

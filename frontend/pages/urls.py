@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from frontend.pages import views as pages
+
+app_name = "pages"
+
+urlpatterns = [
+    path("systems/<int:pk>/", pages.system_page, name="system"),
+    path("compare/", pages.compare_page, name="compare"),
+    path("history/", pages.history_page, name="history"),
+]

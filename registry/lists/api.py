@@ -1,0 +1,110 @@
+"""Read-only API for the lists: the same rows as the list page and its downloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.lists.rows import list_payload, list_rows_cached, resolve_list
+
+
+class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="The registry's submission id.")
+    io500_id = serializers.IntegerField(allow_null=True, help_text="The io500.org submission id, else null.")
+    release = serializers.CharField(
+        allow_null=True, help_text="The release in which the entry first appeared."
+    )
+    institution = serializers.CharField(allow_null=True)
+    system = serializers.CharField(allow_null=True)
+    storage_vendor = serializers.CharField(allow_null=True)
+    filesystem = serializers.CharField(allow_null=True)
+    client_nodes = serializers.IntegerField(allow_null=True)
+    total_procs = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField()
+    bw = serializers.FloatField(allow_null=True, help_text="GiB/s")
+    md = serializers.FloatField(allow_null=True, help_text="kIOPS")
+    reproducibility = serializers.CharField(
+        help_text=(
+            "The committee's reproducibility level: undefined, limited, proprietary or fully_reproducible."
+        )
+    )
+    submitter = serializers.CharField(
+        allow_null=True, help_text='The submitter\'s name, "anonymous", or null for imported history.'
+    )
+    custom_score = serializers.FloatField(required=False, allow_null=True)
+    custom_rank = serializers.IntegerField(required=False, allow_null=True)
+
+
+class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
+    release = serializers.CharField()
+    kind = serializers.CharField()
+    title = serializers.CharField(
+        help_text='The list as io500.org named it, e.g. "SC18*" for the corrected SC18.'
+    )
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    published_at = serializers.DateTimeField(allow_null=True)
+    correction_reason = serializers.CharField()
+    provenance = serializers.ChoiceField(
+        choices=["recorded", "reconstructed", "published_here"],
+        help_text=(
+            "recorded: as io500.org published it; reconstructed: rebuilt by this registry from the "
+            "public raw data with its own rules (not an official list); published_here: published by "
+            "this registry's committee."
+        ),
+    )
+    provenance_label = serializers.CharField()
+    official = serializers.BooleanField(
+        help_text="False for a reconstructed list, which no IO500 committee published."
+    )
+    data_source = serializers.CharField(
+        help_text="The public files the entries come from, and what they lack."
+    )
+    custom_weights = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    count = serializers.IntegerField()
+    rows = ListRowSerializer(many=True)
+
+
+QUERY_PARAMETERS = [
+    OpenApiParameter("q", OpenApiTypes.STR, description="Search institution, system, vendor, file system."),
+    OpenApiParameter("filesystem", OpenApiTypes.STR, description="File-system type (exact, any case)."),
+    OpenApiParameter("vendor", OpenApiTypes.STR, description="Storage vendor (exact, any case)."),
+    OpenApiParameter("nodes_min", OpenApiTypes.INT),
+    OpenApiParameter("nodes_max", OpenApiTypes.INT),
+    OpenApiParameter(
+        "year", OpenApiTypes.INT, description="Year of the release the entry first appeared in."
+    ),
+    OpenApiParameter(
+        "o", OpenApiTypes.STR, description="Sort: rank, score, bw, md, nodes, ... ('-' = descending)."
+    ),
+    OpenApiParameter("w_bw", OpenApiTypes.NUMBER, description="Custom ranking weight of bandwidth (0-100)."),
+    OpenApiParameter("w_md", OpenApiTypes.NUMBER, description="Custom ranking weight of metadata (0-100)."),
+    OpenApiParameter(
+        "version", OpenApiTypes.INT, description="An earlier published version of a corrected list."
+    ),
+]
+
+
+class ListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=QUERY_PARAMETERS, responses=ListPayloadSerializer, summary="One published list")
+    def get(self, request: Request, release: str, kind: str) -> Response:
+        try:
+            found, snapshot = resolve_list(release, kind, request.query_params.get("version", ""))
+        except Http404 as error:
+            raise NotFound(str(error)) from error
+        if snapshot is None:
+            raise NotFound(f"No {kind} list was published for {found.name}.")
+        result = list_rows_cached(snapshot=snapshot, params=request.query_params)
+        return Response(list_payload(snapshot, result))

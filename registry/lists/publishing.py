@@ -1,0 +1,62 @@
+"""The committee publishes a release: build the drafts of its lists from the accepted submissions,
+review them, publish. Publishing freezes the snapshot (registry.lists.services.list_publish), moves
+the listed submissions to `published`, tells the site the lists changed (registry.signals), and so
+makes the release visible once its embargo (if any) has ended."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from registry.lists.services import ListPublishError, list_build, list_publish
+from registry.models import ListKind, ListSnapshot, Release
+from submissions.models import ReviewState, Submission
+from submissions.review.roles import may_publish
+from submissions.review.services import submission_publish
+
+
+def _require_publisher(user: User) -> None:
+    if not may_publish(user):
+        raise PermissionDenied("Only the IO500 committee can build and publish lists.")
+
+
+def release_drafts_build(
+    *, user: User, release: Release, kinds: list[str] | None = None
+) -> list[ListSnapshot]:
+    """(Re)build the draft of every list the release publishes (or of `kinds`) from the current data."""
+    _require_publisher(user)
+    wanted = kinds if kinds is not None else list(release.list_kinds)
+    with transaction.atomic():
+        return [list_build(release=release, kind=kind, user=user) for kind in wanted]
+
+
+def _list_title(snapshot: ListSnapshot) -> str:
+    return f"{snapshot.label or snapshot.release.name} {ListKind(snapshot.kind).label}"
+
+
+def snapshot_publish(*, user: User, snapshot: ListSnapshot, reason: str = "") -> ListSnapshot:
+    """Publish one draft. A correction of an already published list needs `reason` and supersedes
+    the earlier version, which stays readable."""
+    _require_publisher(user)
+    with transaction.atomic():
+        published = list_publish(snapshot=snapshot, user=user, reason=reason)
+        title = _list_title(published)
+        listed = Submission.objects.filter(
+            entries__snapshot=published, review_state=ReviewState.ACCEPTED
+        ).distinct()
+        for submission in listed:
+            submission_publish(user=user, submission=submission, list_title=title)
+    return published
+
+
+def release_publish(*, user: User, release: Release, reason: str = "") -> list[ListSnapshot]:
+    """Publish every draft list of the release at once (the release goes public together)."""
+    _require_publisher(user)
+    drafts = list(
+        ListSnapshot.objects.filter(release=release, status=ListSnapshot.Status.DRAFT).order_by("kind")
+    )
+    if not drafts:
+        raise ListPublishError(f"{release.name} has no draft list to publish; build the lists first.")
+    with transaction.atomic():
+        return [snapshot_publish(user=user, snapshot=draft, reason=reason) for draft in drafts]

@@ -1,0 +1,164 @@
+"""The committee's publishing pages: a release's lists, a draft with its duplicates, publishing and
+corrections; and the re-verification runs with their progress."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
+from registry.lists.publishing_selectors import (
+    accepted_unlisted,
+    draft_changes,
+    draft_duplicates,
+    draft_get,
+    draft_rows,
+    release_kind_states,
+    release_review_counts,
+)
+from registry.lists.selectors import release_get, release_list
+from registry.lists.services import ListBuildError, ListPublishError
+from registry.models import ListKind, Release, kind_label
+from submissions.models import ReverifyRun
+from submissions.permissions import authenticated_user
+from submissions.review.reverify import reverify_start, verdict_differences
+from submissions.review.roles import committee_required
+
+PUBLISH_ERRORS = (ListBuildError, ListPublishError, PermissionDenied, ValidationError)
+
+
+def _release(slug: str) -> Release:
+    release = release_get(slug=slug)
+    if release is None:
+        raise Http404(f'There is no release "{slug}".')
+    return release
+
+
+def _report(request: HttpRequest, error: Exception) -> None:
+    texts = error.messages if isinstance(error, ValidationError) else [str(error)]
+    for text in texts:
+        messages.error(request, text)
+
+
+@committee_required
+def releases(request: HttpRequest) -> HttpResponse:
+    return render(request, "registry/publishing/releases.html", {"releases": list(release_list())})
+
+
+@committee_required
+def release_page(request: HttpRequest, release: str) -> HttpResponse:
+    found = _release(release)
+    context = {
+        "release": found,
+        "kinds": release_kind_states(release=found),
+        "counts": release_review_counts(release=found),
+        "unlisted": accepted_unlisted(release=found),
+    }
+    return render(request, "registry/publishing/release.html", context)
+
+
+@committee_required
+@require_POST
+def build(request: HttpRequest, release: str) -> HttpResponse:
+    found = _release(release)
+    kind = request.POST.get("kind", "")
+    try:
+        drafts = release_drafts_build(
+            user=authenticated_user(request.user), release=found, kinds=[kind] if kind else None
+        )
+    except PUBLISH_ERRORS as error:
+        _report(request, error)
+    else:
+        messages.success(
+            request, f"Built {len(drafts)} draft list(s) of {found.name}; review them, then publish."
+        )
+    return redirect("publishing:release", release=found.slug)
+
+
+@committee_required
+def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    found = _release(release)
+    if kind not in ListKind.values:
+        raise Http404(f'"{kind}" is not a kind of list.')
+    draft = draft_get(release=found, kind=kind)
+    context = {
+        "release": found,
+        "kind": kind,
+        "kind_label": kind_label(kind),
+        "draft": draft,
+        "rows": draft_rows(snapshot=draft) if draft else [],
+        "duplicates": draft_duplicates(snapshot=draft) if draft else [],
+        "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
+        "is_correction": any(
+            state.kind == kind and state.published is not None for state in release_kind_states(release=found)
+        ),
+    }
+    return render(request, "registry/publishing/draft.html", context)
+
+
+@committee_required
+@require_POST
+def publish(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    found = _release(release)
+    draft = draft_get(release=found, kind=kind)
+    if draft is None:
+        messages.error(request, f"There is no draft {kind} list of {found.name} to publish; build it first.")
+        return redirect("publishing:release", release=found.slug)
+    try:
+        published = snapshot_publish(
+            user=authenticated_user(request.user), snapshot=draft, reason=request.POST.get("reason", "")
+        )
+    except PUBLISH_ERRORS as error:
+        _report(request, error)
+        return redirect("publishing:draft", release=found.slug, kind=kind)
+    messages.success(request, f"Published {published} with {published.entries.count()} entries.")
+    return redirect("publishing:release", release=found.slug)
+
+
+@committee_required
+@require_POST
+def publish_all(request: HttpRequest, release: str) -> HttpResponse:
+    found = _release(release)
+    try:
+        published = release_publish(
+            user=authenticated_user(request.user), release=found, reason=request.POST.get("reason", "")
+        )
+    except PUBLISH_ERRORS as error:
+        _report(request, error)
+    else:
+        messages.success(request, f"Published {len(published)} list(s) of {found.name}.")
+    return redirect("publishing:release", release=found.slug)
+
+
+@committee_required
+def reverify_runs(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        slug = request.POST.get("release", "")
+        chosen = _release(slug) if slug else None
+        run = reverify_start(user=authenticated_user(request.user), release=chosen)
+        messages.success(request, f"Re-verification {run.pk} of {run.total} archive(s) started.")
+        return redirect("publishing:reverify-detail", pk=run.pk)
+    runs = list(ReverifyRun.objects.select_related("release", "started_by")[:50])
+    return render(
+        request, "registry/publishing/reverify_runs.html", {"runs": runs, "releases": list(release_list())}
+    )
+
+
+@committee_required
+def reverify_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = ReverifyRun.objects.select_related("release", "started_by").filter(pk=pk).first()
+    if run is None:
+        raise Http404(f"There is no re-verification {pk}.")
+    changed = [
+        {"item": item, "differences": verdict_differences(item.before, item.after)}
+        for item in run.items.filter(changed=True).select_related("submission__storage_system")
+    ]
+    failed = list(run.items.exclude(error=""))
+    return render(
+        request,
+        "registry/publishing/reverify_detail.html",
+        {"run": run, "changed": changed, "failed": failed},
+    )

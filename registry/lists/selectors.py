@@ -1,0 +1,223 @@
+"""Reads for releases and lists. Every query here has a fixed count, whatever the number of rows."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db.models import CharField, F, Min, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce, NullIf
+from django.utils import timezone
+
+from registry.core.public_cache import seconds_until
+from registry.lists.membership import Candidate
+from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
+from submissions.models import ListCategory, Result, ReviewState, Submission
+
+VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
+HOME_KINDS = (ListKind.PRODUCTION, ListKind.RESEARCH, ListKind.IO500)
+# Uploads the committee accepted (or that are on a published list already) may be listed.
+LISTABLE_STATES = (ReviewState.ACCEPTED, ReviewState.PUBLISHED)
+
+
+def visible_snapshots() -> QuerySet[ListSnapshot]:
+    """Published (or superseded) lists whose release is out of embargo: a list frozen before its BoF
+    stays hidden until the release's embargo ends."""
+    out_of_embargo = Q(release__embargo_end__isnull=True) | Q(release__embargo_end__lte=timezone.now())
+    return ListSnapshot.objects.filter(out_of_embargo, status__in=VISIBLE_STATUSES)
+
+
+def release_list() -> QuerySet[Release]:
+    return Release.objects.order_by("-publication_date")
+
+
+def release_get(*, slug: str) -> Release | None:
+    return Release.objects.filter(slug=slug.lower()).first()
+
+
+def snapshot_versions(*, release: Release, kind: str) -> list[ListSnapshot]:
+    """The visible versions of one list, newest first (SC18* before SC18)."""
+    return list(
+        visible_snapshots().filter(release=release, kind=kind).select_related("release").order_by("-version")
+    )
+
+
+def snapshot_current(*, release: Release, kind: str, version: int | None = None) -> ListSnapshot | None:
+    versions = snapshot_versions(release=release, kind=kind)
+    if version is not None:
+        return next((snapshot for snapshot in versions if snapshot.version == version), None)
+    published = [snapshot for snapshot in versions if snapshot.status == ListSnapshot.Status.PUBLISHED]
+    candidates = published or versions
+    return candidates[0] if candidates else None
+
+
+def release_published_kinds(*, release: Release) -> list[str]:
+    """The kinds with a visible list in this release, in tab order."""
+    kinds = set(visible_snapshots().filter(release=release).values_list("kind", flat=True))
+    return [kind.value for kind in KIND_ORDER if kind.value in kinds]
+
+
+def next_embargo_end() -> datetime.datetime | None:
+    """When the next release leaves its embargo; None when none is under embargo."""
+    upcoming: datetime.datetime | None = Release.objects.filter(embargo_end__gt=timezone.now()).aggregate(
+        first=Min("embargo_end")
+    )["first"]
+    return upcoming
+
+
+def seconds_until_next_embargo_end(*, cap: int) -> int:
+    """Seconds until the next release leaves its embargo (at most `cap`): what home may be cached for."""
+    return seconds_until(next_embargo_end(), cap=cap)
+
+
+def snapshot_home() -> ListSnapshot | None:
+    """The newest official ranked list: of the newest release that has one, its Production list,
+    else its Research list, else its IO500 list. Reconstructed lists are never the home list."""
+    official = (
+        visible_snapshots()
+        .filter(kind__in=HOME_KINDS, status=ListSnapshot.Status.PUBLISHED)
+        .exclude(provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .select_related("release")
+    )
+    newest = official.order_by("-release__publication_date").first()
+    if newest is None:
+        return None
+    same_release = {snapshot.kind: snapshot for snapshot in official.filter(release=newest.release)}
+    # The newest version of each kind is the one published (older ones are superseded).
+    return next(same_release[kind] for kind in HOME_KINDS if kind in same_release)
+
+
+def releases_after(release: Release) -> list[Release]:
+    """Past releases newer than `release` (home says what is known of them)."""
+    return list(
+        Release.objects.filter(
+            publication_date__gt=release.publication_date, publication_date__lte=timezone.localdate()
+        ).order_by("publication_date")
+    )
+
+
+def releases_open() -> QuerySet[Release]:
+    return Release.objects.open_for_submissions()
+
+
+def recorded_or(name: str, field: str) -> Coalesce:
+    """A list entry's name as its list printed it (recorded lists), else the storage system's."""
+    return Coalesce(NullIf(KT(f"recorded__{name}"), Value("")), F(field), output_field=CharField())
+
+
+def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
+    """The rows of one list with everything a list page shows, in two joins-only queries at most."""
+    return (
+        ListEntry.objects.filter(snapshot=snapshot)
+        .select_related(
+            "submission__release",
+            "submission__storage_system__institution",
+            "submission__system",
+            "submission__submitter",
+        )
+        .annotate(
+            institution_name=recorded_or("institution", "submission__storage_system__institution__name"),
+            system_name=recorded_or("system", "submission__storage_system__name"),
+            filesystem=recorded_or("filesystem", "submission__storage_system__filesystem_type"),
+            # The vendor this submission declared, else the one first recorded for its system.
+            vendor=Coalesce(
+                NullIf("submission__system__storage_vendor", Value("")), "submission__storage_system__vendor"
+            ),
+            client_nodes=F("submission__system__client_nodes"),
+            total_procs=F("submission__system__client_nodes") * F("submission__system__procs_per_node"),
+            first_release_date=F("submission__release__publication_date"),
+        )
+        .order_by("rank")
+    )
+
+
+def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[str]]:
+    """The file systems, vendors and years present in one list, for the filter drop-downs."""
+    # Annotated names: passed as a tuple so the type checker does not look for them on the model.
+    fields = ("filesystem", "vendor", "submission__release__publication_date__year")
+    rows = list_entries(snapshot=snapshot).values_list(*fields)
+    filesystems: set[str] = set()
+    vendors: set[str] = set()
+    years: set[str] = set()
+    for filesystem, vendor, year in rows:
+        if filesystem:
+            filesystems.add(filesystem)
+        if vendor:
+            vendors.add(vendor)
+        if year:
+            years.add(str(year))
+    return {
+        "filesystems": sorted(filesystems, key=str.lower),
+        "vendors": sorted(vendors, key=str.lower),
+        "years": sorted(years),
+    }
+
+
+def list_candidates(*, release: Release) -> list[Candidate]:
+    """Every scored submission up to the release, shaped for the membership rules (one query)."""
+    primary_nodes = Result.objects.filter(submission=OuterRef("pk"), is_primary=True).values("nodes")[:1]
+    rows = (
+        Submission.objects.filter(
+            release__publication_date__lte=release.publication_date,
+            score__isnull=False,
+            status__in=(Submission.Status.VERIFIED, Submission.Status.INVALID, Submission.Status.RECORDED),
+        )
+        .annotate(
+            release_date=F("release__publication_date"),
+            nodes=Coalesce(F("system__client_nodes"), Subquery(primary_nodes)),
+            include_flag=KT("published_record__include_in_io500"),
+            list_name=KT("published_record__information_list_name"),
+            removed_by=KT("published_record__removed_by_sql_file"),
+        )
+        .values(
+            "id",
+            "storage_system_id",
+            "release_date",
+            "score",
+            "bw",
+            "md",
+            "valid",
+            "nodes",
+            "include_flag",
+            "list_name",
+            "removed_by",
+            "source",
+            "review_state",
+            "category",
+            "reproducibility",
+        )
+    )
+    return [
+        Candidate(
+            submission_id=row["id"],
+            storage_system_id=row["storage_system_id"],
+            release_date=row["release_date"],
+            score=row["score"],
+            bw=row["bw"],
+            md=row["md"],
+            valid=row["valid"],
+            client_nodes=row["nodes"],
+            # Imported rows say whether the submitter opted in to the ranked lists; an upload for a
+            # release is that opt-in.
+            opted_in=row["include_flag"] != "0",
+            # The committee's decisions; imported history carries none, so it fills the Research side.
+            production=row["category"] == ListCategory.PRODUCTION,
+            reproducibility=row["reproducibility"],
+            reviewed=row["source"] == Submission.Source.IMPORT or row["review_state"] in LISTABLE_STATES,
+            scc=(row["list_name"] or "").lower().startswith("scc"),
+            withdrawn=bool(row["removed_by"]),
+        )
+        for row in rows
+    ]
+
+
+def search_q(term: str) -> Q:
+    query = Q()
+    for field in ("system_name", "institution_name", "vendor", "filesystem"):
+        query |= Q(**{f"{field}__icontains": term})
+    return query
+
+
+def recorded_list_changes(*, release: Release, kind: str) -> list[RecordedListChange]:
+    """What public SQL patches of io500.org say of one list (often a list not public otherwise)."""
+    return list(RecordedListChange.objects.filter(release=release, kind=kind).order_by("committed_on", "pk"))

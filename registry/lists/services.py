@@ -1,0 +1,111 @@
+"""Writes for releases and lists: build a draft list from the data, publish (freeze) it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from registry.lists.membership import ListWindow, RankedCandidate, rank_candidates
+from registry.lists.selectors import list_candidates
+from registry.models import ListEntry, ListKind, ListSnapshot, Release, kind_label
+from registry.signals import lists_changed_on_commit
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+REPLACES_RECONSTRUCTED = (
+    "Published by the committee in place of the list the registry had reconstructed from the public data."
+)
+
+
+class ListBuildError(Exception):
+    """The list cannot be built, e.g. the release does not publish that kind of list."""
+
+
+class ListPublishError(Exception):
+    """The snapshot cannot be published as asked."""
+
+
+def list_window(release: Release) -> ListWindow:
+    rules_from = release.rules_from or release
+    return ListWindow(release_date=release.publication_date, rules_from_date=rules_from.publication_date)
+
+
+@transaction.atomic
+def list_build(*, release: Release, kind: str, user: User | None = None) -> ListSnapshot:
+    """Build (or rebuild) the draft of one list from the current data; published versions stay as they are."""
+    if kind not in ListKind.values:
+        raise ListBuildError(f'"{kind}" is not a list kind; the kinds are {", ".join(ListKind.values)}.')
+    if kind not in release.list_kinds:
+        offered = ", ".join(kind_label(k) for k in release.list_kinds) or "none"
+        raise ListBuildError(f"{release.name} publishes no {kind_label(kind)} list (its lists: {offered}).")
+
+    ranked = rank_candidates(kind, list_candidates(release=release), list_window(release))
+    versions = ListSnapshot.objects.select_for_update().filter(release=release, kind=kind)
+    snapshot = versions.filter(status=ListSnapshot.Status.DRAFT).first()
+    if snapshot is None:
+        latest = versions.aggregate(latest=Max("version"))["latest"] or 0
+        snapshot = ListSnapshot.objects.create(
+            release=release, kind=kind, version=latest + 1, created_by=user, status=ListSnapshot.Status.DRAFT
+        )
+    else:
+        snapshot.entries.all().delete()
+    ListEntry.objects.bulk_create(ranked_entries(snapshot, ranked))
+    return snapshot
+
+
+def ranked_entries(snapshot: ListSnapshot, ranked: list[RankedCandidate]) -> list[ListEntry]:
+    """The rows of a list built by the membership rules, each with the values it is ranked by."""
+    return [
+        ListEntry(
+            snapshot=snapshot,
+            rank=item.rank,
+            submission_id=item.candidate.submission_id,
+            score=item.candidate.score or 0.0,
+            bw=item.candidate.bw,
+            md=item.candidate.md,
+        )
+        for item in ranked
+    ]
+
+
+@transaction.atomic
+def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: str = "") -> ListSnapshot:
+    """Freeze a draft. Publishing over an already published list is a correction and needs a reason;
+    the earlier version stays readable, marked superseded."""
+    snapshot = ListSnapshot.objects.select_for_update().get(pk=snapshot.pk)
+    if snapshot.is_frozen:
+        raise ListPublishError(f"{snapshot} is already published; build a new draft to correct it.")
+    earlier = list(
+        ListSnapshot.objects.select_for_update().filter(
+            release=snapshot.release, kind=snapshot.kind, status=ListSnapshot.Status.PUBLISHED
+        )
+    )
+    reason = reason.strip() or snapshot.correction_reason
+    if (
+        earlier
+        and not reason
+        and all(previous.provenance == ListSnapshot.Provenance.RECONSTRUCTED for previous in earlier)
+    ):
+        reason = REPLACES_RECONSTRUCTED
+    if earlier and not reason:
+        raise ListPublishError(
+            f"{snapshot.release.name} already has a published {kind_label(snapshot.kind)} list; "
+            "say why it is being corrected."
+        )
+    for previous in earlier:
+        previous.status = ListSnapshot.Status.SUPERSEDED
+        previous.save(update_fields=["status"])
+    snapshot.status = ListSnapshot.Status.PUBLISHED
+    snapshot.published_at = timezone.now()
+    snapshot.correction_reason = reason if earlier else ""
+    snapshot.label = snapshot.label or snapshot.release.name + "*" * (snapshot.version - 1)
+    if user is not None and snapshot.created_by_id is None:
+        snapshot.created_by = user
+    snapshot.save()
+    lists_changed_on_commit(snapshot_ids=[snapshot.pk])
+    return snapshot

@@ -1,0 +1,96 @@
+"""Issuing and checking API tokens. Only a digest is stored; the plain token exists in one answer.
+
+Tokens look like `io500_<43 url-safe characters>`; clients send `Authorization: Token <token>`, the
+header the bundled runner and earlier scripts already use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
+
+from submissions.accounts.models import ApiToken
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+TOKEN_PREFIX = "io500_"
+_KEYWORD = b"token"
+# Recording every use would turn each API read into a write; once per interval tells enough.
+_LAST_USED_RESOLUTION = timedelta(minutes=5)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@transaction.atomic
+def api_token_issue(*, user: User) -> str:
+    """A new API token for `user`, replacing any earlier one; the only time the plain token is seen."""
+    ApiToken.objects.filter(user=user).delete()
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[: len(TOKEN_PREFIX) + 6])
+    return token
+
+
+def api_token_user(*, token: str) -> User | None:
+    """The active user a token belongs to, None for an unknown token or an inactive account."""
+    found = ApiToken.objects.select_related("user").filter(digest=token_digest(token)).first()
+    if found is None or not found.user.is_active:
+        return None
+    now = timezone.now()
+    if found.last_used_at is None or now - found.last_used_at > _LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found.user
+
+
+class HashedTokenAuthentication(BaseAuthentication):
+    """DRF authentication by `Authorization: Token <token>`, checked against the stored digests."""
+
+    def authenticate(self, request: Request) -> tuple[User, str] | None:
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() != _KEYWORD:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(
+                'Give the token after "Token", separated by one space and without spaces inside it.'
+            )
+        try:
+            token = parts[1].decode("ascii")
+        except UnicodeDecodeError:
+            message = "The API token may only contain ASCII characters."
+            raise exceptions.AuthenticationFailed(message) from None
+        user = api_token_user(token=token)
+        if user is None:
+            raise exceptions.AuthenticationFailed(
+                "This API token is not valid: it may have been replaced by a newer one. "
+                "Create a new token and try again."
+            )
+        return user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return "Token"
+
+
+class HashedTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """Describes the token header in the OpenAPI schema (drf-spectacular finds it by its target)."""
+
+    target_class = "submissions.accounts.tokens.HashedTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": 'Token-based authentication: "Token io500_..." (see `create_api_token`).',
+        }

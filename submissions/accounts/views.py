@@ -1,0 +1,62 @@
+"""Account pages: sign up, activate, API token. Thin: forms parse, services act."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from submissions.accounts.forms import SignupForm
+from submissions.accounts.models import ApiToken
+from submissions.accounts.services import user_activate, user_signup
+from submissions.accounts.tokens import api_token_issue
+from submissions.permissions import authenticated_user
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("submissions:mine")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_signup(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            return render(request, "accounts/signup_done.html", {"email": form.cleaned_data["email"]})
+    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    try:
+        user = user_activate(uidb64=uidb64, token=token)
+    except ValidationError as error:
+        return render(
+            request, "accounts/activate_failed.html", {"error": " ".join(error.messages)}, status=400
+        )
+    messages.success(request, f"Your account {user.get_username()} is active: log in to upload results.")
+    return redirect("login")
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """Shows whether the user has a token; POST issues a new one, shown once (only a digest is kept)."""
+    user = authenticated_user(request.user)
+    new_token = ""
+    if request.method == "POST":
+        new_token = api_token_issue(user=user)
+    current = ApiToken.objects.filter(user=user).order_by("-created_at").first()
+    return render(request, "accounts/api_token.html", {"token": current, "new_token": new_token})

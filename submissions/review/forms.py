@@ -1,0 +1,68 @@
+"""Forms of the workflow pages. They parse input; the services decide and validate the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from submissions.forms import open_releases
+from submissions.models import ListCategory, Reproducibility
+from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_SECTIONS
+from submissions.review.rules import TRANSITIONS, Actor
+
+
+class QuestionnaireForm(forms.Form):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, (title, question) in QUESTIONNAIRE_SECTIONS.items():
+            self.fields[name] = forms.CharField(
+                label=title,
+                help_text=f"{question} (at least {QUESTIONNAIRE_MIN_WORDS} words)",
+                required=False,  # the service names every short answer in one sentence each
+                widget=forms.Textarea(attrs={"rows": 3}),
+            )
+
+
+class SubmitForm(forms.Form):
+    release = forms.ModelChoiceField(
+        queryset=open_releases(),
+        to_field_name="slug",
+        required=False,
+        empty_label="(keep the release chosen at upload)",
+        help_text="The list release this result is submitted to.",
+    )
+    anonymous = forms.BooleanField(
+        required=False,
+        label="Publish anonymously",
+        help_text='The lists show "anonymous" instead of your name.',
+    )
+    reviewed = forms.BooleanField(required=False, label="I have reviewed my submission.")
+    followed_rules = forms.BooleanField(required=False, label="I have read and followed the IO500 rules.")
+    permission_to_publish = forms.BooleanField(
+        required=False, label="I grant IO500 permission to publish this submission."
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        release_field = self.fields["release"]
+        assert isinstance(release_field, forms.ModelChoiceField)
+        release_field.queryset = open_releases()
+
+
+class DecisionForm(forms.Form):
+    action = forms.ChoiceField(
+        choices=[(t.action, t.label) for t in TRANSITIONS.values() if t.actor is Actor.COMMITTEE]
+    )
+    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class AssessForm(forms.Form):
+    reproducibility = forms.ChoiceField(choices=Reproducibility.choices, label="Reproducibility")
+    category = forms.ChoiceField(choices=ListCategory.choices, label="List category")
+    reason = forms.CharField(required=False, label="Note", widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class CommentForm(forms.Form):
+    body = forms.CharField(label="Comment", widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000)
+    parent = forms.IntegerField(required=False, widget=forms.HiddenInput)

@@ -1,0 +1,297 @@
+"""Writes of the review workflow. Each transition checks who may take it and from which state,
+records who, when and why (a ReviewEvent for the timeline plus the simple-history change reason)
+and e-mails the submitter once the change is committed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from registry.models import Release
+from submissions.models import (
+    ListCategory,
+    Questionnaire,
+    Reproducibility,
+    ReviewComment,
+    ReviewEvent,
+    ReviewState,
+    Submission,
+)
+from submissions.review.mail import comment_notify, committee_notify_submitted, review_event_notify
+from submissions.review.questionnaire import questionnaire_clean, questionnaire_missing
+from submissions.review.roles import is_committee
+from submissions.review.rules import ASSESSABLE, SUBMITTER_EDITABLE, TRANSITIONS, Actor, refusal
+
+MAX_COMMENT_CHARS = 10_000
+
+
+def _locked(submission: Submission) -> Submission:
+    # Only the submission row is locked; its release and submitter are read along (nullable joins).
+    rows = Submission.objects.select_for_update(of=("self",)).select_related("submitter", "release")
+    return rows.get(pk=submission.pk)
+
+
+def _is_own(user: User, submission: Submission) -> bool:
+    return submission.submitter_id is not None and submission.submitter_id == user.pk
+
+
+def _require_own_editable(user: User, submission: Submission) -> None:
+    if not _is_own(user, submission):
+        raise PermissionDenied("Only the submitter can change this submission.")
+    if submission.review_state not in SUBMITTER_EDITABLE:
+        raise ValidationError(
+            f"This submission is {submission.get_review_state_display().lower()}, so it can no longer be "
+            "changed. If something must be corrected, write a comment to the committee."
+        )
+
+
+def _require_committee(user: User) -> None:
+    if not is_committee(user):
+        raise PermissionDenied("Only the IO500 committee can take this decision.")
+
+
+def _record(
+    submission: Submission, *, user: User | None, action: str, target: str, reason: str
+) -> ReviewEvent:
+    event = ReviewEvent.objects.create(
+        submission=submission,
+        actor=user,
+        action=action,
+        from_state=submission.review_state,
+        to_state=target,
+        reason=reason,
+    )
+    submission.review_state = target
+    # simple-history keeps the same who/why on the Submission's own history row.
+    submission._change_reason = f"{action}: {reason}" if reason else action  # type: ignore[attr-defined]
+    submission._history_user = user  # type: ignore[attr-defined]
+    return event
+
+
+def _notify_on_commit(event: ReviewEvent) -> None:
+    transaction.on_commit(lambda: review_event_notify(event))
+
+
+def _transition(*, user: User | None, submission: Submission, action: str, reason: str = "") -> Submission:
+    transition = TRANSITIONS[action]
+    reason = reason.strip()
+    if transition.actor is Actor.COMMITTEE:
+        assert user is not None
+        _require_committee(user)
+    if transition.reason_required and not reason:
+        raise ValidationError(f'Say why ("{transition.label}" is sent to the submitter with your reason).')
+    with transaction.atomic():
+        row = _locked(submission)
+        problem = refusal(transition, row.review_state, row.get_review_state_display())
+        if problem:
+            raise ValidationError(problem)
+        event = _record(row, user=user, action=action, target=transition.target, reason=reason)
+        row.save()
+        _notify_on_commit(event)
+    return row
+
+
+# The submitter's side.
+
+
+def questionnaire_record(
+    *, user: User, submission: Submission, answers: Mapping[str, object]
+) -> Questionnaire:
+    """Store (or replace) the reproducibility questionnaire; the submitter's, while they may edit."""
+    clean = questionnaire_clean(answers)
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_own_editable(user, row)
+        questionnaire, _ = Questionnaire.objects.update_or_create(submission=row, defaults=clean)
+    return questionnaire
+
+
+def submission_publication_name_set(*, user: User, submission: Submission, anonymous: bool) -> Submission:
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_own_editable(user, row)
+        row.anonymous = anonymous
+        row._change_reason = "publish anonymously" if anonymous else "publish under the submitter's name"  # type: ignore[attr-defined]
+        row.save(update_fields=["anonymous", "updated_at"])
+    return row
+
+
+def _submit_problems(submission: Submission) -> list[str]:
+    problems: list[str] = []
+    status = submission.status
+    if status in (Submission.Status.RECEIVED, Submission.Status.PROCESSING):
+        problems.append("The archive is still being verified; submit it once its status is Verified.")
+    elif status == Submission.Status.INVALID:
+        problems.append(
+            "The result is not valid under the IO500 rules (see the findings); upload a valid run instead."
+        )
+    elif status != Submission.Status.VERIFIED:
+        problems.append("The archive could not be verified (see the error); upload the result folder again.")
+    if submission.release is None:
+        problems.append("Choose the list release this result is submitted to.")
+    if submission.storage_system_id is None:
+        problems.append(
+            "Describe the system first: its name, institution and file-system type identify it on the lists."
+        )
+    questionnaire = Questionnaire.objects.filter(submission=submission).first()
+    if questionnaire is None:
+        problems.append("Fill in the reproducibility questionnaire.")
+    else:
+        missing = questionnaire_missing({name: answer for name, _title, answer in questionnaire.answers()})
+        if missing:
+            problems.append("Complete these questionnaire answers: " + ", ".join(missing) + ".")
+    return problems
+
+
+def _check_release_for_submit(release: Release, first_time: bool) -> None:
+    if not first_time:
+        return  # a resubmission after changes were requested keeps its release
+    if not release.is_open_for_submissions():
+        raise ValidationError(
+            f"The call for submissions to {release.name} closed on {release.closes_on:%Y-%m-%d}. "
+            "Late submissions are at the committee's discretion: write to the committee, or choose a "
+            "release that is open."
+        )
+
+
+def submission_submit(
+    *,
+    user: User,
+    submission: Submission,
+    reviewed: bool,
+    followed_rules: bool,
+    permission_to_publish: bool,
+    release: Release | None = None,
+    anonymous: bool | None = None,
+) -> Submission:
+    """draft / changes requested -> submitted, with the three confirmations IO500 asks for."""
+    missing = [
+        text
+        for given, text in (
+            (reviewed, "that you have reviewed your submission"),
+            (followed_rules, "that you have read and followed the IO500 rules"),
+            (permission_to_publish, "that you grant IO500 permission to publish it"),
+        )
+        if not given
+    ]
+    if missing:
+        raise ValidationError("Confirm " + "; ".join(missing) + ".")
+    transition = TRANSITIONS["submit"]
+    with transaction.atomic():
+        row = _locked(submission)
+        if not _is_own(user, row):
+            raise PermissionDenied("Only the submitter can submit this result for review.")
+        problem = refusal(transition, row.review_state, row.get_review_state_display())
+        if problem:
+            raise ValidationError(problem)
+        if release is not None:
+            row.release = release
+        if anonymous is not None:
+            row.anonymous = anonymous
+        problems = _submit_problems(row)
+        if problems:
+            raise ValidationError(problems)
+        assert row.release is not None
+        _check_release_for_submit(row.release, first_time=row.review_state == ReviewState.DRAFT)
+        event = _record(row, user=user, action="submit", target=transition.target, reason="")
+        row.submitted_at = timezone.now()
+        row.save()
+        _notify_on_commit(event)
+        transaction.on_commit(lambda: committee_notify_submitted(row))
+    return row
+
+
+# The committee's side.
+
+
+def submission_review_start(*, user: User, submission: Submission, reason: str = "") -> Submission:
+    return _transition(user=user, submission=submission, action="start_review", reason=reason)
+
+
+def submission_accept(*, user: User, submission: Submission, reason: str = "") -> Submission:
+    return _transition(user=user, submission=submission, action="accept", reason=reason)
+
+
+def submission_request_changes(*, user: User, submission: Submission, reason: str) -> Submission:
+    return _transition(user=user, submission=submission, action="request_changes", reason=reason)
+
+
+def submission_reject(*, user: User, submission: Submission, reason: str) -> Submission:
+    return _transition(user=user, submission=submission, action="reject", reason=reason)
+
+
+COMMITTEE_DECISIONS = {
+    "start_review": submission_review_start,
+    "accept": submission_accept,
+    "request_changes": submission_request_changes,
+    "reject": submission_reject,
+}
+
+
+def submission_assess(
+    *, user: User, submission: Submission, reproducibility: str, category: str, reason: str = ""
+) -> Submission:
+    """The committee assigns the reproducibility level and the list category (production/research)."""
+    _require_committee(user)
+    if reproducibility not in Reproducibility.values:
+        raise ValidationError(f'"{reproducibility}" is not a reproducibility level.')
+    if category not in ListCategory.values:
+        raise ValidationError(f'"{category}" is not a list category; choose production or research.')
+    with transaction.atomic():
+        row = _locked(submission)
+        if row.review_state not in ASSESSABLE:
+            raise ValidationError(
+                f"A submission that is {row.get_review_state_display().lower()} cannot be assessed; "
+                "assess it while it is submitted, under review or accepted."
+            )
+        row.reproducibility = reproducibility
+        row.category = category
+        summary = f"{row.get_reproducibility_display()}, {row.get_category_display()}"
+        event = ReviewEvent.objects.create(
+            submission=row,
+            actor=user,
+            action="assess",
+            from_state=row.review_state,
+            to_state=row.review_state,
+            reason=f"{summary}. {reason.strip()}".strip(),
+        )
+        row._change_reason = f"assess: {event.reason}"  # type: ignore[attr-defined]
+        row._history_user = user  # type: ignore[attr-defined]
+        row.save(update_fields=["reproducibility", "category", "updated_at"])
+        _notify_on_commit(event)
+    return row
+
+
+def submission_publish(*, user: User | None, submission: Submission, list_title: str) -> Submission:
+    """accepted -> published: the committee published a list holding it (called by list publishing)."""
+    return _transition(
+        user=user, submission=submission, action="publish", reason=f"Published on the {list_title} list."
+    )
+
+
+# Comments.
+
+
+def comment_add(
+    *, user: User, submission: Submission, body: str, parent_id: int | None = None
+) -> ReviewComment:
+    """A comment of the committee or the submission's submitter, optionally answering another one."""
+    if not (is_committee(user) or _is_own(user, submission)):
+        raise PermissionDenied("Only the submitter and the IO500 committee can comment on this submission.")
+    text = body.strip()
+    if not text:
+        raise ValidationError("Write something before sending the comment.")
+    if len(text) > MAX_COMMENT_CHARS:
+        raise ValidationError(f"Keep the comment under {MAX_COMMENT_CHARS:,} characters.")
+    parent = None
+    if parent_id is not None:
+        parent = ReviewComment.objects.filter(pk=parent_id, submission=submission).first()
+        if parent is None:
+            raise ValidationError("The comment you answer does not belong to this submission.")
+    comment = ReviewComment.objects.create(submission=submission, author=user, parent=parent, body=text)
+    transaction.on_commit(lambda: comment_notify(submission, user, text))
+    return comment
