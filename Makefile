@@ -11,8 +11,19 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/io500_registry
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/7
 # Tests clear the cache between tests; keep it apart from the Celery queue.
 TEST_CACHE_URL ?= redis://127.0.0.1:6379/6
+# The two other pytest processes of `make pytest` (their test databases get a suffix).
+TEST_REDIS_URL_BROWSER ?= redis://127.0.0.1:6379/4
+TEST_CACHE_URL_BROWSER ?= redis://127.0.0.1:6379/3
+TEST_REDIS_URL_STACK ?= redis://127.0.0.1:6379/2
+TEST_CACHE_URL_STACK ?= redis://127.0.0.1:6379/1
+# `make pytest` runs the suite as three pytest processes side by side, each with a test database
+# and Redis numbers of its own: the tests that mostly wait on other processes (headless chromium and
+# the MPI runner; a Celery worker, the private fault stack and the long fuzzing tests) beside all
+# the others.
+SLOW_TESTS := e2e or runner or worker or faults or fuzz
+PYTEST_LOGS := test-artifacts/pytest
 
-.PHONY: install system-packages runner demo test pytest lint typecheck migrations-check bench audit reliability
+.PHONY: install system-packages runner demo test test-fast pytest lint typecheck migrations-check bench audit reliability
 
 install: system-packages $(VENV)/.installed runner
 
@@ -40,8 +51,25 @@ lint: $(VENV)/.installed
 migrations-check: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run
 
+# Every group runs to the end and prints its own report; any failing fails the target (pytest exits
+# 5 when a group collected no test, which fails it too).
 pytest: install
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) $(VENV)/bin/pytest $(PYTEST_ARGS)
+	mkdir -p $(PYTEST_LOGS)
+	run() { DATABASE_URL=$(TEST_DATABASE_URL)$$2 REDIS_URL=$$3 CACHE_URL=$$4 \
+		$(VENV)/bin/pytest -m "$$5" $(PYTEST_ARGS) > $(PYTEST_LOGS)/$$1.log 2>&1; }; \
+	run browser-runner _browser $(TEST_REDIS_URL_BROWSER) $(TEST_CACHE_URL_BROWSER) "e2e or runner" & browser=$$!; \
+	run worker-stack _stack $(TEST_REDIS_URL_STACK) $(TEST_CACHE_URL_STACK) "worker or faults or fuzz" & stack=$$!; \
+	run rest "" $(TEST_REDIS_URL) $(TEST_CACHE_URL) "not ($(SLOW_TESTS))" && rest=0 || rest=$$?; \
+	wait $$browser && browser=0 || browser=$$?; \
+	wait $$stack && stack=0 || stack=$$?; \
+	for group in rest browser-runner worker-stack; do echo "== pytest: $$group"; cat $(PYTEST_LOGS)/$$group.log; done; \
+	echo "exit codes: rest $$rest, browser-runner $$browser, worker-stack $$stack"; \
+	exit $$(( rest || browser || stack ))
+
+# The inner loop: everything but the browser, MPI, worker, stack and fuzzing tests (no runner build).
+test-fast: $(VENV)/.installed
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) \
+		$(VENV)/bin/pytest -m "not ($(SLOW_TESTS))" $(PYTEST_ARGS)
 
 # Known vulnerabilities in the pinned packages fail; an unreachable advisory service is reported, not
 # passed silently (scripts/audit_dependencies.py, AUDIT_STRICT=1 to fail on it too).
@@ -57,7 +85,7 @@ reliability: install
 	rm -rf test-artifacts/reliability
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) $(VENV)/bin/pytest \
 		tests/reliability tests/scoring/test_readers_fuzz.py tests/scoring/test_readers_properties.py \
-		tests/frontend/test_public_cache.py
+		tests/registry/core/test_public_cache.py
 	$(PY) benchmarks/fuzz.py && fuzz=0 || fuzz=$$?; \
 	$(PY) benchmarks/load.py && load=0 || load=$$?; \
 	$(PY) benchmarks/load.py --reader-think 4 --uploader-think 8 && light=0 || light=$$?; \

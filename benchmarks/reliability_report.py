@@ -195,7 +195,7 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Cache keys from junk query strings", ""]
     runs = records.get("cache-keys", [])
     if not runs:
-        return out + _missing("the junk-query test", "pytest tests/frontend/test_public_cache.py")
+        return out + _missing("the junk-query test", "pytest tests/registry/core/test_public_cache.py")
     out += [
         "Anonymous requests with made-up, repeated or misspelt parameters on every public page "
         "(registry.core.public_cache keys only on the parameters each view reads, target 0 new keys).",

@@ -19,6 +19,8 @@ from schemathesis.checks import not_a_server_error
 
 from tests.reliability.records import record
 
+pytestmark = pytest.mark.fuzz
+
 EXAMPLES_PER_OPERATION = 25
 _tried: dict[str, int] = {}
 

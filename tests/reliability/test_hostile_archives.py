@@ -33,6 +33,8 @@ from tests.reliability.memory import (
 from tests.reliability.records import record
 from tests.submissions.helpers import wait_for_final
 
+pytestmark = pytest.mark.fuzz
+
 LIST_URL = "/api/v1/submissions/"
 # The pool process unpacks and verifies; everything above this would mean a bomb got through.
 WORKER_PEAK_RSS_LIMIT_MIB = 512

@@ -22,7 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from tests.frontend.chart_data import build_history
 from tests.reliability.records import record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
 ODD_VALUES = (
     "a" * 3000,

@@ -29,7 +29,7 @@ from submissions.models import (
     Submission,
 )
 from tests.factories import add_phases, make_result, make_submission
-from tests.review.helpers import answers, open_release, storage, verified_upload
+from tests.submissions.review.helpers import answers, open_release, storage, verified_upload
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from registry.lists.publishing import release_drafts_build, release_publish, sna
 from registry.lists.services import ListPublishError
 from registry.models import ListSnapshot
 from submissions.models import ListCategory, Reproducibility, ReviewEvent, ReviewState, Submission
-from tests.review.helpers import open_release, storage, verified_upload
+from tests.submissions.review.helpers import open_release, storage, verified_upload
 
 pytestmark = pytest.mark.django_db
 

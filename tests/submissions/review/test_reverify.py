@@ -20,8 +20,8 @@ from scoring.model import Severity, Verification
 from submissions.models import ReverifyRun, ReviewState, Submission
 from submissions.review.reverify import reverify_start
 from submissions.services import submission_create
-from tests.review.helpers import open_release
 from tests.submissions.helpers import SYSTEM, real_tarball, wait_for_final
+from tests.submissions.review.helpers import open_release
 
 # Transactional: the ingest and the re-verification tasks are queued when their transaction commits.
 pytestmark = pytest.mark.django_db(transaction=True)

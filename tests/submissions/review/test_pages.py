@@ -14,7 +14,7 @@ from submissions.models import Finding, ReviewState
 from submissions.review.diff import config_diff, review_diff
 from submissions.review.questionnaire import questionnaire_clean
 from tests.factories import add_phases, make_result
-from tests.review.helpers import answers, open_release, storage, verified_upload
+from tests.submissions.review.helpers import answers, open_release, storage, verified_upload
 
 pytestmark = pytest.mark.django_db
 

@@ -158,6 +158,7 @@ def _junk_query(rng: random.Random, number: int, *, spellings: bool) -> str:
     return rng.choice(made_up + misspelt if spellings else made_up)
 
 
+@pytest.mark.fuzz
 def test_ten_thousand_made_up_queries_add_no_cache_key(client):
     history = build_history()
     submission = history.submissions[0]
@@ -313,7 +314,7 @@ def test_every_public_view_reads_only_the_query_parameters_its_route_declares(mo
 
 
 def test_a_system_rank_history_is_public_without_any_query(client, django_assert_num_queries):
-    # Submission and system pages read their visibility on every request (tests/frontend/test_page_cache.py).
+    # Submission and system pages read their visibility on every request (frontend/pages/test_page_cache.py).
     history = build_history()
     url = f"/charts/systems/{history.lustre.pk}/history.json"
     first = client.get(url)

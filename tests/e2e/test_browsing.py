@@ -8,76 +8,22 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from frontend.charts.digests import digests_refresh
 from scoring.model import SCORED_PHASES
 from submissions.models import Submission
+from tests.e2e.browser import ARTIFACTS, Browsing
 from tests.factories import add_phases, make_result
 from tests.frontend.chart_data import History, build_history
 from tests.shared_data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 GIB = 1024**3
-
-
-@dataclass
-class Browsing:
-    """A chromium page and every console error or uncaught exception it reported."""
-
-    page: Any
-    problems: list[str] = field(default_factory=list)
-
-    def on_console(self, message: Any) -> None:
-        if message.type == "error":
-            self.problems.append(message.text)
-
-    def on_page_error(self, error: Any) -> None:
-        self.problems.append(str(error))
-
-
-@pytest.fixture
-def browsing() -> Iterator[Browsing]:
-    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are
-    # still synchronous, which Django refuses next to a running loop unless told it is safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    # The live server thread must not keep a connection open past a request: the test database is
-    # dropped at the end of the session while that thread still lives.
-    connections.settings["default"]["CONN_MAX_AGE"] = 0
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-        session = Browsing(page)
-        page.on("console", session.on_console)
-        page.on("pageerror", session.on_page_error)
-        yield session
-        browser.close()
-        # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
-        # connection of its own that pytest-django never sees; left open, it blocks dropping the
-        # test database at the end of the session.
-        connections.close_all()
 
 
 def rich_history() -> tuple[History, Submission]:

@@ -4,34 +4,22 @@ Production list; an anonymous visitor then finds the entry ranked. Screenshots g
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 
 from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import IO500_DATA, PASSWORD
-from tests.review.helpers import open_release
+from tests.e2e.browser import ARTIFACTS, open_page
 from tests.submissions.archives import pack_folder
+from tests.submissions.review.helpers import open_release
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SYSTEM = {
     "system_name": "Wolf",
     "institution_name": "Intel",
@@ -42,31 +30,8 @@ SYSTEM = {
 }
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls stay synchronous.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    # The live server thread must not keep a connection past a request: the test database is dropped.
-    connections.settings["default"]["CONN_MAX_AGE"] = 0
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-        # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
-        # connection of its own that pytest-django never sees; left open, it blocks dropping the
-        # test database at the end of the session.
-        connections.close_all()
-
-
 def new_page(browser: Any, problems: list[str]) -> Any:
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return page
+    return open_page(browser, problems).page
 
 
 def log_in(page: Any, base: str, username: str) -> None:

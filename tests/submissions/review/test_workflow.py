@@ -20,7 +20,7 @@ from submissions.review.services import (
     submission_review_start,
     submission_submit,
 )
-from tests.review.helpers import answers, open_release, verified_upload
+from tests.submissions.review.helpers import answers, open_release, verified_upload
 
 pytestmark = pytest.mark.django_db
 
