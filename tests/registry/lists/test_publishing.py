@@ -12,6 +12,7 @@ from registry.core.generations import charts_generation
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.services import ListPublishError
 from registry.models import ListSnapshot
+from registry.signals import lists_changed
 from submissions.models import ListCategory, Reproducibility, ReviewEvent, ReviewState, Submission
 from tests.submissions.review.helpers import open_release, storage, verified_upload
 
@@ -96,6 +97,27 @@ class TestPublishing:
         entry.refresh_from_db()
         assert entry.review_state == ReviewState.PUBLISHED
         assert ReviewEvent.objects.filter(submission=entry, action="publish").count() == 1
+
+    def test_publishing_a_release_announces_every_list_in_one_signal(
+        self, submitter: Any, committee_member: Any, django_capture_on_commit_callbacks: Any
+    ) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            release = open_release()
+            verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
+            release_drafts_build(user=committee_member, release=release)
+        announced: list[frozenset[int]] = []
+
+        def receiver(sender: Any, snapshot_ids: frozenset[int], **kwargs: Any) -> None:
+            announced.append(snapshot_ids)
+
+        lists_changed.connect(receiver, dispatch_uid="test-one-signal")
+        try:
+            with django_capture_on_commit_callbacks(execute=True):
+                published = release_publish(user=committee_member, release=release)
+        finally:
+            lists_changed.disconnect(dispatch_uid="test-one-signal")
+        assert len(published) > 1
+        assert announced == [frozenset(snapshot.pk for snapshot in published)]
 
     def test_a_correction_is_a_new_snapshot_with_its_reason(
         self, submitter: Any, committee_member: Any
