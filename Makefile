@@ -38,10 +38,17 @@ $(VENV)/.installed: requirements.txt
 runner:
 	$(MAKE) -C runner
 
+# The demo runs as a deployment would (DEBUG off: friendly error pages, no list of URL patterns) but
+# over plain HTTP on this machine, with links in its mails pointing at its own port.
+DEMO_ENV := DEBUG=false SECURE_SSL_REDIRECT=false SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false \
+	SECURE_HSTS_SECONDS=0 SITE_URL=http://127.0.0.1:$(PORT)
+
 demo: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py import_io500 $(DATA)
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	$(DEMO_ENV) $(PY) manage.py migrate --noinput
+	$(DEMO_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(DEMO_ENV) $(PY) manage.py import_io500 $(DATA)
+	$(DEMO_ENV) $(PY) manage.py demo_setup
+	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

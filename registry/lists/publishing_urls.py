@@ -11,6 +11,8 @@ KIND = r"(?P<kind>[a-z0-9-]+)"
 
 urlpatterns = [
     path("releases/", publishing_views.releases, name="releases"),
+    path("releases/new/", publishing_views.release_new, name="release-new"),
+    re_path(rf"^releases/{RELEASE}/edit/$", publishing_views.release_edit, name="release-edit"),
     re_path(rf"^releases/{RELEASE}/$", publishing_views.release_page, name="release"),
     re_path(rf"^releases/{RELEASE}/build/$", publishing_views.build, name="build"),
     re_path(rf"^releases/{RELEASE}/publish/$", publishing_views.publish_all, name="publish-all"),

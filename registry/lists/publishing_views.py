@@ -7,8 +7,9 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from registry.lists.forms import ReleaseForm
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
     accepted_unlisted,
@@ -19,6 +20,7 @@ from registry.lists.publishing_selectors import (
     release_kind_states,
     release_review_counts,
 )
+from registry.lists.releases import CURRENT_KINDS, release_open, release_update
 from registry.lists.selectors import release_get, release_list
 from registry.lists.services import ListBuildError, ListPublishError
 from registry.models import ListKind, Release, kind_label
@@ -46,6 +48,51 @@ def _report(request: HttpRequest, error: Exception) -> None:
 @committee_required
 def releases(request: HttpRequest) -> HttpResponse:
     return render(request, "registry/publishing/releases.html", {"releases": list(release_list())})
+
+
+def _form_errors(form: ReleaseForm, error: ValidationError) -> None:
+    for name, texts in error.message_dict.items():
+        form.add_error(name if name in form.fields else None, texts)
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def release_new(request: HttpRequest) -> HttpResponse:
+    """Open a new release for submissions."""
+    form = ReleaseForm(request.POST or None, initial={"list_kinds": [kind.value for kind in CURRENT_KINDS]})
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = release_open(name=form.cleaned_data["name"], settings=form.release_settings())
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(
+                request, f"{created.name} is open for submissions until {created.closes_on:%Y-%m-%d}."
+            )
+            return redirect("publishing:release", release=created.slug)
+    status = 400 if form.errors else 200
+    return render(
+        request, "registry/publishing/release_form.html", {"form": form, "release": None}, status=status
+    )
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def release_edit(request: HttpRequest, release: str) -> HttpResponse:
+    found = _release(release)
+    form = ReleaseForm(request.POST or None, release=found)
+    if request.method == "POST" and form.is_valid():
+        try:
+            release_update(release=found, settings=form.release_settings())
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"{found.name} saved.")
+            return redirect("publishing:release", release=found.slug)
+    status = 400 if form.errors else 200
+    return render(
+        request, "registry/publishing/release_form.html", {"form": form, "release": found}, status=status
+    )
 
 
 @committee_required

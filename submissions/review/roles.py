@@ -43,6 +43,10 @@ def committee_member_add(*, user: User) -> None:
     user.groups.add(committee_group_ensure())
 
 
+def committee_member_remove(*, user: User) -> None:
+    user.groups.remove(committee_group_ensure())
+
+
 def is_committee(user: User | AnonymousUser) -> bool:
     """Committee members and admins (a superuser holds every permission)."""
     return bool(user.is_authenticated and user.has_perm(REVIEW_PERMISSION))

@@ -1,0 +1,84 @@
+"""The committee's release form. It parses input; registry.lists.releases decides."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from registry.lists.releases import ReleaseDates, ReleaseSettings
+from registry.models import KIND_ORDER, Release
+
+_VERSION_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class ReleaseForm(forms.Form):
+    name = forms.CharField(max_length=16, help_text="ISC or SC and the two-digit year, e.g. ISC27.")
+    publication_date = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}), help_text="The day the lists are released (the BoF)."
+    )
+    submission_deadline = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The last day submissions are taken; empty: the publication day.",
+    )
+    embargo_end = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=(
+            "Until then (UTC) the release's new submissions and lists are visible to the committee only."
+        ),
+    )
+    list_kinds = forms.MultipleChoiceField(
+        choices=[(kind.value, kind.label) for kind in KIND_ORDER],
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The lists this release publishes.",
+    )
+    accepted_versions = forms.CharField(
+        required=False,
+        help_text=(
+            "IO500 version tags whose results this release accepts, separated by commas (e.g. isc26_v2); "
+            "a run of another version gets a warning. Empty: not known."
+        ),
+    )
+
+    def __init__(self, *args: Any, release: Release | None = None, **kwargs: Any) -> None:
+        if release is not None:
+            kwargs.setdefault(
+                "initial",
+                {
+                    "name": release.name,
+                    "publication_date": release.publication_date,
+                    "submission_deadline": release.submission_deadline,
+                    "embargo_end": release.embargo_end,
+                    "list_kinds": list(release.list_kinds),
+                    "accepted_versions": ", ".join(release.accepted_versions),
+                },
+            )
+        super().__init__(*args, **kwargs)
+        if release is not None:
+            # The name is the release's identity (its URLs and its lists): it is not edited.
+            self.fields["name"].disabled = True
+
+    def clean_accepted_versions(self) -> tuple[str, ...]:
+        raw = self.cleaned_data.get("accepted_versions") or ""
+        tags = tuple(tag.strip() for tag in raw.split(",") if tag.strip())
+        wrong = [tag for tag in tags if _VERSION_TAG.fullmatch(tag) is None]
+        if wrong:
+            raise forms.ValidationError(
+                f"Not a version tag: {', '.join(wrong)}. Write the tags as git names them, e.g. isc26_v2."
+            )
+        return tags
+
+    def release_settings(self) -> ReleaseSettings:
+        data = self.cleaned_data
+        return ReleaseSettings(
+            dates=ReleaseDates(
+                publication_date=data["publication_date"],
+                submission_deadline=data.get("submission_deadline"),
+                embargo_end=data.get("embargo_end"),
+            ),
+            list_kinds=tuple(data["list_kinds"]),
+            accepted_versions=data["accepted_versions"],
+        )

@@ -1,0 +1,125 @@
+"""Writes for releases: the committee opens a release for submissions with its dates and lists, and
+changes them later (a moved deadline, an embargo). The release-change signal (registry.signals)
+drops every cached page that shows releases."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from registry.models import KIND_ORDER, ListKind, Release, kind_label
+
+RELEASE_NAME = re.compile(r"(ISC|SC)(\d{2})")
+# The lists a release publishes since ISC23 (io500.org's List Split Proposal): Production, Research,
+# their 10-client-node versions, Full and Historical.
+CURRENT_KINDS = (
+    ListKind.PRODUCTION,
+    ListKind.RESEARCH,
+    ListKind.TEN_NODE_PRODUCTION,
+    ListKind.TEN_NODE_RESEARCH,
+    ListKind.FULL,
+    ListKind.HISTORICAL,
+)
+
+
+@dataclass(frozen=True)
+class ReleaseDates:
+    publication_date: datetime.date
+    submission_deadline: datetime.date | None = None
+    embargo_end: datetime.datetime | None = None
+
+
+@dataclass(frozen=True)
+class ReleaseSettings:
+    dates: ReleaseDates
+    list_kinds: tuple[str, ...] = tuple(kind.value for kind in CURRENT_KINDS)
+    accepted_versions: tuple[str, ...] = field(default=())
+
+
+def _check_name(name: str) -> str:
+    cleaned = name.strip().upper()
+    if RELEASE_NAME.fullmatch(cleaned) is None:
+        raise ValidationError(
+            {"name": f'"{name}" is not a release name; write ISC or SC and the two-digit year, e.g. ISC27.'}
+        )
+    return cleaned
+
+
+def _check_settings(settings: ReleaseSettings) -> None:
+    errors: dict[str, str] = {}
+    dates = settings.dates
+    if dates.submission_deadline and dates.submission_deadline > dates.publication_date:
+        errors["submission_deadline"] = (
+            f"The submission deadline ({dates.submission_deadline:%Y-%m-%d}) is after the publication "
+            f"day ({dates.publication_date:%Y-%m-%d}); the lists are built from what was submitted before."
+        )
+    unknown = sorted(set(settings.list_kinds) - set(ListKind.values))
+    if unknown:
+        errors["list_kinds"] = (
+            f"Unknown list kinds: {', '.join(unknown)}; the kinds are {', '.join(ListKind.values)}."
+        )
+    elif not settings.list_kinds:
+        errors["list_kinds"] = "Choose at least one list the release publishes."
+    if errors:
+        raise ValidationError(errors)
+
+
+def _ordered(kinds: tuple[str, ...]) -> list[str]:
+    return [kind.value for kind in KIND_ORDER if kind.value in kinds]
+
+
+def release_open(*, name: str, settings: ReleaseSettings) -> Release:
+    """A new release, open for submissions until its deadline (its publication day when it has
+    none). Its rules are those of the newest earlier release (the same comparability window)."""
+    name = _check_name(name)
+    _check_settings(settings)
+    with transaction.atomic():
+        if Release.objects.filter(name=name).exists():
+            raise ValidationError({"name": f"{name} exists already; change its dates on its page instead."})
+        earlier = (
+            Release.objects.filter(publication_date__lt=settings.dates.publication_date)
+            .order_by("-publication_date")
+            .select_related("rules_from")
+            .first()
+        )
+        return Release.objects.create(
+            name=name,
+            slug=name.lower(),
+            publication_date=settings.dates.publication_date,
+            submission_deadline=settings.dates.submission_deadline,
+            embargo_end=settings.dates.embargo_end,
+            list_kinds=_ordered(settings.list_kinds),
+            accepted_versions=list(settings.accepted_versions),
+            versions_source="Set by the committee." if settings.accepted_versions else "",
+            rules_from=(earlier.rules_from or earlier) if earlier is not None else None,
+        )
+
+
+def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
+    """New dates, lists or accepted versions. A list kind that already has a list stays."""
+    _check_settings(settings)
+    with transaction.atomic():
+        release = Release.objects.select_for_update().get(pk=release.pk)
+        having_lists = set(release.snapshots.values_list("kind", flat=True))
+        dropped = sorted(having_lists - set(settings.list_kinds))
+        if dropped:
+            raise ValidationError(
+                {
+                    "list_kinds": "These lists exist already and stay: "
+                    + ", ".join(kind_label(kind) for kind in dropped)
+                    + "."
+                }
+            )
+        release.publication_date = settings.dates.publication_date
+        release.submission_deadline = settings.dates.submission_deadline
+        release.embargo_end = settings.dates.embargo_end
+        release.list_kinds = _ordered(settings.list_kinds)
+        if list(settings.accepted_versions) != list(release.accepted_versions):
+            release.accepted_versions = list(settings.accepted_versions)
+            release.versions_source = "Set by the committee."
+        release.save()
+    return release

@@ -1,0 +1,155 @@
+"""The committee opens a release with its dates and lists, and changes them; from the pages and the
+commands. The demo opens the next release and makes its two accounts."""
+
+from __future__ import annotations
+
+import datetime
+import io
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from registry.management.commands.demo_setup import next_conference
+from registry.models import ListSnapshot, Release
+from submissions.review.roles import is_committee
+from tests.submissions.review.helpers import open_release
+
+pytestmark = pytest.mark.django_db
+
+TODAY = timezone.localdate()
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": "ISC41",
+        "publication_date": (TODAY + datetime.timedelta(days=90)).isoformat(),
+        "submission_deadline": (TODAY + datetime.timedelta(days=60)).isoformat(),
+        "embargo_end": "",
+        "list_kinds": ["production", "research", "full"],
+        "accepted_versions": "isc26_v2, sc26",
+    }
+    data.update(changes)
+    return data
+
+
+def test_the_committee_opens_a_release_and_submitters_can_choose_it(committee_member, client: Client):
+    client.force_login(committee_member)
+    assert client.get("/review/releases/new/").status_code == 200
+    response = client.post("/review/releases/new/", form_data())
+    assert response.status_code == 302
+    release = Release.objects.get(name="ISC41")
+    assert release.is_open_for_submissions()
+    assert release.list_kinds == ["production", "research", "full"]
+    assert release.accepted_versions == ["isc26_v2", "sc26"]
+    assert release in Release.objects.open_for_submissions()
+
+
+def test_a_wrong_name_a_late_deadline_and_an_unknown_version_tag_are_explained(committee_member, client):
+    client.force_login(committee_member)
+    late = (TODAY + datetime.timedelta(days=120)).isoformat()
+    response = client.post(
+        "/review/releases/new/", form_data(name="Summer27", submission_deadline=late, accepted_versions="v 1")
+    )
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert "is not a version tag" in str(errors["accepted_versions"]).lower() or "Not a version tag" in str(
+        errors["accepted_versions"]
+    )
+    assert not Release.objects.filter(name__iexact="summer27").exists()
+    response = client.post("/review/releases/new/", form_data(submission_deadline=late))
+    assert response.status_code == 400
+    assert "after the publication day" in str(response.context["form"].errors["submission_deadline"])
+    response = client.post("/review/releases/new/", form_data(name="Summer27"))
+    assert "is not a release name" in str(response.context["form"].errors["name"])
+
+
+def test_a_release_that_exists_is_not_opened_twice(committee_member, client):
+    open_release("ISC41")
+    client.force_login(committee_member)
+    response = client.post("/review/releases/new/", form_data())
+    assert response.status_code == 400
+    assert "exists already" in str(response.context["form"].errors["name"])
+
+
+def test_the_committee_moves_a_deadline_and_sets_an_embargo(committee_member, client):
+    release = open_release("ISC41")
+    client.force_login(committee_member)
+    embargo = (TODAY + datetime.timedelta(days=91)).isoformat() + "T12:00"
+    response = client.post(
+        f"/review/releases/{release.slug}/edit/",
+        form_data(
+            name="ignored",
+            submission_deadline=(TODAY - datetime.timedelta(days=1)).isoformat(),
+            embargo_end=embargo,
+        ),
+    )
+    assert response.status_code == 302
+    release.refresh_from_db()
+    assert release.name == "ISC41"  # the name is not edited
+    assert not release.is_open_for_submissions()
+    assert release.embargo_end is not None
+
+
+def test_a_list_kind_that_has_a_list_cannot_be_dropped(committee_member, client):
+    release = open_release("ISC41")
+    ListSnapshot.objects.create(release=release, kind="research", version=1)
+    client.force_login(committee_member)
+    response = client.post(f"/review/releases/{release.slug}/edit/", form_data(list_kinds=["production"]))
+    assert response.status_code == 400
+    assert "Research" in str(response.context["form"].errors["list_kinds"])
+
+
+def test_submitters_cannot_open_releases(submitter, client):
+    client.force_login(submitter)
+    assert client.get("/review/releases/new/").status_code == 403
+    assert client.post("/review/releases/new/", form_data()).status_code == 403
+    assert not Release.objects.exists()
+
+
+def test_the_open_release_command_opens_a_release_and_explains_bad_dates():
+    out = io.StringIO()
+    publication = (TODAY + datetime.timedelta(days=200)).isoformat()
+    call_command("open_release", "sc41", "--publication-date", publication, stdout=out)
+    assert "SC41: open for submissions" in out.getvalue()
+    with pytest.raises(CommandError, match="not a date"):
+        call_command("open_release", "ISC42", "--publication-date", "next june")
+
+
+def test_the_committee_member_command_adds_and_removes_an_account(submitter):
+    out = io.StringIO()
+    call_command("committee_member", "alice", stdout=out)
+    assert "alice is on the committee" in out.getvalue()
+    assert is_committee(type(submitter).objects.get(pk=submitter.pk))
+    call_command("committee_member", "alice", "--remove", stdout=io.StringIO())
+    assert not is_committee(type(submitter).objects.get(pk=submitter.pk))
+    with pytest.raises(CommandError, match="no account"):
+        call_command("committee_member", "nobody")
+
+
+@pytest.mark.parametrize(
+    ("today", "expected"),
+    [
+        (datetime.date(2026, 11, 23), ("ISC27", datetime.date(2027, 6, 24))),
+        (datetime.date(2027, 3, 1), ("ISC27", datetime.date(2027, 6, 24))),
+        (datetime.date(2027, 6, 10), ("SC27", datetime.date(2027, 11, 18))),
+    ],
+)
+def test_the_demo_opens_the_next_conference_whose_call_is_still_open(today, expected):
+    assert next_conference(today) == expected
+
+
+def test_demo_setup_refuses_a_real_database_and_opens_the_next_release_on_request(monkeypatch):
+    monkeypatch.setattr(connection, "vendor", "postgresql")
+    with pytest.raises(CommandError, match="SQLite"):
+        call_command("demo_setup")
+    out = io.StringIO()
+    call_command("demo_setup", "--any-database", stdout=out)
+    assert Release.objects.open_for_submissions().exists()
+    assert "Log in as the committee member: committee / demo-committee" in out.getvalue()
+    call_command("demo_setup", "--any-database", stdout=io.StringIO())  # again: nothing twice
+    assert Release.objects.count() == 1
