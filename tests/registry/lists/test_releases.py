@@ -11,7 +11,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
-from django.test import Client
 from django.utils import timezone
 
 from registry.management.commands.demo_setup import next_conference
@@ -37,7 +36,7 @@ def form_data(**changes: Any) -> dict[str, Any]:
     return data
 
 
-def test_the_committee_opens_a_release_and_submitters_can_choose_it(committee_member, client: Client):
+def test_the_committee_opens_a_release_and_submitters_can_choose_it(committee_member, client):
     client.force_login(committee_member)
     assert client.get("/review/releases/new/").status_code == 200
     response = client.post("/review/releases/new/", form_data())
