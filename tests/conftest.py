@@ -177,33 +177,35 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _shared_history.leave()
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    if _shared_history is not None:
-        _shared_history.leave()
-
-
 @pytest.fixture(scope="session")
-def _shared_history_holder(django_db_setup: None, django_db_blocker: Any, io500_data: Path) -> _SharedHistory:
+def _shared_history_holder(
+    django_db_setup: None, django_db_blocker: Any, io500_data: Path
+) -> Iterator[_SharedHistory]:
     global _shared_history
     _shared_history = _SharedHistory(django_db_blocker, io500_data)
     # Set up before every function-scoped fixture of the first test that reads it (scope order).
     if _current_item is not None and _reads_shared_history(_current_item):
         _shared_history.enter()
-    return _shared_history
+    yield _shared_history
+    # Torn down before the test database it depends on.
+    _shared_history.leave()
+    _shared_history = None
 
 
 @pytest.fixture
-def imported_history(request: pytest.FixtureRequest, _shared_history_holder: _SharedHistory) -> Path:
-    """The IO500 history imported (releases, the published lists, their submissions)."""
+def imported_history(
+    request: pytest.FixtureRequest, _shared_history_holder: _SharedHistory, db: None
+) -> Path:
+    """The IO500 history imported (releases, the published lists, their submissions). `db` is named
+    here so that pytest-django sets the test database up for a session of such tests alone; for a
+    live-server test it is the flushed transactional database."""
     from django.core.management import call_command
 
     if _is_transactional(request.node):
         # A live server needs committed rows: this test imports its own, flushed after it.
-        request.getfixturevalue("transactional_db")
         call_command("import_io500", str(_shared_history_holder.data), "--skip-raw", stdout=io.StringIO())
     else:
         assert _shared_history_holder.atomic is not None, "the shared history is entered before each reader"
-        request.getfixturevalue("db")
     return _shared_history_holder.data
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import re
 from collections import defaultdict
 from typing import Any, cast
 
 from registry.importer.history import history_rows, parse_float
-from registry.importer.source import IO500Data, ListingRow, ListMemberRow, read_calendar
+from registry.importer.source import TYPE_URL_TO_KIND, IO500Data, ListingRow, ListMemberRow, read_calendar
 from registry.models import ListEntry, ListSnapshot, Release
 from submissions.models import Submission
 
@@ -15,6 +16,22 @@ SQL_SOURCE = (
     "io500.org's list tables as its public SQL files write them (IO500/webpage sql/, replayed into "
     "lists/listings_submissions.csv of the shared IO500 data), with io500.org's submission ids."
 )
+
+# io500.org's own list paths in its list descriptions ("/list/isc20/ten", "/list/sc18*/ten").
+_IO500_LIST_LINK = re.compile(r'href="/list/(?P<release>[a-z]+\d{2})\*?/(?P<type>[a-z0-9]+)/?"')
+
+
+def local_list_links(html: str) -> str:
+    """The description with io500.org's list links pointing at the same list here (a correction such as
+    SC18* is the newest version of its release's list); other links stay as they are."""
+
+    def local(match: re.Match[str]) -> str:
+        kind = TYPE_URL_TO_KIND.get(match["type"])
+        if kind is None:
+            return match[0]
+        return f'href="/lists/{match["release"]}/{kind}/"'
+
+    return _IO500_LIST_LINK.sub(local, html)
 
 
 def published_at(day: datetime.date) -> datetime.datetime:
@@ -57,7 +74,7 @@ def import_lists(data: IO500Data, releases: dict[str, Release]) -> tuple[int, in
             version=version,
             label=listing.release_acronym,
             status=snapshot_status(listing, release, corrected, correction is not None),
-            description=listing.description,
+            description=local_list_links(listing.description),
             correction_reason=correction["reason"] if correction else "",
             provenance=ListSnapshot.Provenance.RECORDED,
             source=SQL_SOURCE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -165,3 +166,12 @@ def test_a_wrong_data_folder_is_refused_with_a_clear_sentence(tmp_path):
         call_command("import_io500", str(tmp_path), "--skip-raw")
     with pytest.raises(CommandError, match="does not exist"):
         call_command("import_io500", str(tmp_path / "nowhere"), "--skip-raw")
+
+
+def test_links_inside_imported_list_descriptions_open_the_same_lists_here(imported_history, client):
+    descriptions = ListSnapshot.objects.exclude(description="").values_list("description", flat=True)
+    local = [href for text in descriptions for href in re.findall(r'href="(/[^"]*)"', text)]
+    assert len(local) == 6  # io500.org's six /list/... links, none left pointing at its paths
+    assert not [href for href in local if href.startswith("/list/")]
+    for href in local:
+        assert client.get(href).status_code == 200, href
