@@ -232,8 +232,22 @@ RADAR_AXES = (
 )
 
 
+# Each radar axis spans this many decades below its maximum: the top five of a list often differ a
+# hundredfold, and on a linear axis scaled to the leader the other four shapes shrink to specks.
+RADAR_DECADES = 3
+
+
+def radar_position(value: float | None, top: float | None) -> float | None:
+    """Where a value sits on a radar axis: 1 at the axis maximum, one third less per decade below it,
+    0 (the centre) at a thousandth of it or less."""
+    if value is None or not top:
+        return None
+    return max(0.0, 1.0 + math.log10(value / top) / RADAR_DECADES)
+
+
 def radar(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The top entries on io500.org's five radar axes, each normalised to the maximum among them."""
+    """The top entries on io500.org's five radar axes, each on a logarithmic scale ending at the
+    maximum among them (RADAR_DECADES decades deep)."""
     maxima = {
         key: max((float(r[key]) for r in rows if _finite_positive(r.get(key)) is not None), default=None)
         for key, _, _ in RADAR_AXES
@@ -244,9 +258,7 @@ def radar(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         for key, _, _ in RADAR_AXES:
             raw = _finite_positive(row.get(key))
             top = maxima[key]
-            values.append(
-                {"axis": key, "value": raw, "normalised": (raw / top) if raw is not None and top else None}
-            )
+            values.append({"axis": key, "value": raw, "normalised": radar_position(raw, top)})
         series.append(
             {
                 "id": row["submission_id"],
@@ -257,7 +269,7 @@ def radar(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             }
         )
     axes = [{"key": key, "label": label, "unit": unit, "max": maxima[key]} for key, label, unit in RADAR_AXES]
-    return {"axes": axes, "series": series}
+    return {"axes": axes, "series": series, "decades": RADAR_DECADES}
 
 
 def phase_medians(values_by_submission: Mapping[int, Mapping[str, float]]) -> dict[str, float | None]:

@@ -1,17 +1,20 @@
-"""The top-5 radar of a published list: io500.org's five axes, each normalised to its maximum."""
+"""The top-5 radar of a published list: io500.org's five axes, each logarithmic up to its maximum."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 from django.template import engines
 
+from frontend.charts.shapes import radar_position
 from tests.factories import make_submission, make_system_description, publish_list
 from tests.frontend.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_radar_holds_the_top_five_normalised_to_their_maximum(client):
+def test_the_radar_holds_the_top_five_on_log_axes_ending_at_their_maximum(client):
     history = build_history(entries_per_release=5)  # seven entries per list
     data = client.get("/charts/radar/isc41/io500.json").json()
     assert [s["rank"] for s in data["series"]] == [1, 2, 3, 4, 5]
@@ -22,11 +25,13 @@ def test_the_radar_holds_the_top_five_normalised_to_their_maximum(client):
     bw = {v["axis"]: v for v in leader["values"]}["bw"]
     assert (bw["value"], bw["normalised"]) == (200.0, 1.0)
     second = {v["axis"]: v for v in data["series"][1]["values"]}
-    assert second["bw"]["normalised"] == pytest.approx(100.0 / 200.0)
+    # Half the leader's bandwidth: a tenth of a decade below the top, not half way to the centre.
+    assert second["bw"]["normalised"] == pytest.approx(1 + math.log10(100.0 / 200.0) / 3)
     # Blue ran on 10 client nodes with 16 processes each, the others on 32.
     assert second["client_nodes"]["value"] == 10 and second["client_nodes"]["normalised"] == pytest.approx(
-        10 / 32
+        1 + math.log10(10 / 32) / 3
     )
+    assert data["decades"] == 3
     assert second["total_procs"]["value"] == 160
     assert history.new_list.entries.count() == 7
 
@@ -53,6 +58,12 @@ def test_missing_values_stay_empty_instead_of_zero(client):
         v["axis"]: v for v in client.get("/charts/radar/isc41/ten-node.json").json()["series"][0]["values"]
     }
     assert values["client_nodes"] == {"axis": "client_nodes", "value": None, "normalised": None}
+
+
+def test_an_entry_a_hundred_times_below_the_leader_is_a_shape_and_far_below_sits_at_the_centre():
+    assert radar_position(2.0, 200.0) == pytest.approx(1 / 3)
+    assert radar_position(0.001, 200.0) == 0.0
+    assert radar_position(None, 200.0) is None
 
 
 def test_the_radar_snippet_points_at_its_list():

@@ -1,5 +1,6 @@
-// io500.org's top-5 radar: score, bandwidth, metadata, client nodes and processes, each axis scaled
-// to the largest value among the five entries.
+// io500.org's top-5 radar: score, bandwidth, metadata, client nodes and processes, each axis
+// logarithmic and ending at the largest value among the five entries (data.decades decades deep), so
+// that an entry a hundred times below the leader is still a shape, not a speck.
 import { SERIES_COLORS, createSvg, escapeHtml, formatNumber, legend, mountAll, showStatus, tooltip, widthOf } from "./common.js";
 
 // Nodes and processes are counts: "512 nodes", not "512.00 nodes".
@@ -20,10 +21,14 @@ function draw(el, data, d3) {
   const angle = (i) => (Math.PI * 2 * i) / axes.length - Math.PI / 2;
   const r = d3.scaleLinear().domain([0, 1]).range([0, radius]);
 
-  for (const level of [0.25, 0.5, 0.75, 1]) {
+  const decades = data.decades || 3;
+  // One ring per decade below the maximum: "max", "max/10", "max/100".
+  for (let below = 0; below < decades; below += 1) {
+    const level = 1 - below / decades;
     g.append("polygon").attr("fill", "none").attr("stroke", "#e0e4ea")
       .attr("points", axes.map((_, i) => [r(level) * Math.cos(angle(i)), r(level) * Math.sin(angle(i))].join(",")).join(" "));
-    g.append("text").attr("class", "isoline-label").attr("x", 4).attr("y", -r(level) + 11).text(`${level * 100}%`);
+    g.append("text").attr("class", "isoline-label").attr("x", 4).attr("y", -r(level) + 11)
+      .text(below === 0 ? "max" : `max/${10 ** below}`);
   }
   axes.forEach((axis, i) => {
     const [cx, cy] = [Math.cos(angle(i)), Math.sin(angle(i))];
