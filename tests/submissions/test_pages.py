@@ -122,6 +122,8 @@ def test_the_submission_page_shows_phases_findings_errors_first_and_the_system(
     assert html.index(errors.first().message) < html.index(infos.first().message)  # type: ignore[union-attr]
     assert "Client nodes" in html and "640" in html
     assert "narval.tgz" in html and "job.html" in html
+    assert verified.storage_system_id is not None
+    assert f'href="/systems/{verified.storage_system_id}/" data-role="system-link"' in html
 
 
 def test_a_page_of_someone_else_is_not_found(client: Any, other_submitter: Any, verified: Submission) -> None:
