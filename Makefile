@@ -25,7 +25,7 @@ PYTEST_LOGS := test-artifacts/pytest
 
 .PHONY: install system-packages runner demo test test-fast pytest lint typecheck migrations-check bench audit reliability
 
-install: system-packages $(VENV)/.installed runner
+install: system-packages $(VENV)/.installed node_modules/.installed runner
 
 system-packages:
 	scripts/install-system-packages.sh
@@ -37,6 +37,11 @@ $(VENV)/.installed: requirements.txt
 
 runner:
 	$(MAKE) -C runner
+
+# Test tools from the npm registry (axe-core for the accessibility check), pinned by package-lock.json.
+node_modules/.installed: package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
 
 # The demo runs as a deployment would (DEBUG off: friendly error pages, no list of URL patterns) but
 # over plain HTTP on this machine, with links in its mails pointing at its own port.

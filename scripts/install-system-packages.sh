@@ -13,6 +13,8 @@ compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 # The private stack puts nginx in front of gunicorn, as production does (docker/nginx.conf).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+# npm installs axe-core (package-lock.json), which the browser tests load to check accessibility.
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "missing Debian packages: ${need[*]} (run as root, or install them: apt-get install ${need[*]})" >&2

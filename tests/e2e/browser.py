@@ -35,10 +35,43 @@ class Browsing:
         self.problems.append(str(error))
 
 
-def open_page(browser: Any, problems: list[str] | None = None) -> Browsing:
-    """A page in a context of its own (its own cookies: one person), reporting into `problems`."""
-    page = browser.new_context(viewport=VIEWPORT, accept_downloads=True).new_page()
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# What the accessibility check fails on; "moderate" and "minor" findings are reported, not failed.
+AXE_FAILING_IMPACTS = ("serious", "critical")
+
+
+def open_page(
+    browser: Any,
+    problems: list[str] | None = None,
+    *,
+    viewport: dict[str, int] | None = None,
+    bypass_csp: bool = False,
+) -> Browsing:
+    """A page in a context of its own (its own cookies: one person), reporting into `problems`.
+    `bypass_csp` lets a test inject its own checking script (axe) into pages that forbid it."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, accept_downloads=True, bypass_csp=bypass_csp)
+    page = context.new_page()
     session = Browsing(page, problems if problems is not None else [])
     page.on("console", session.on_console)
     page.on("pageerror", session.on_page_error)
     return session
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """The accessibility violations axe-core finds on the page as it is now (WCAG 2.x A and AA rules)."""
+    if not AXE.is_file():
+        raise AssertionError(f"axe-core is missing at {AXE}; `make install` installs it (npm ci).")
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {
+                runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+                resultTypes: ["violations"],
+            });
+            return result.violations.map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+            }));
+        }"""
+    )
+    return found

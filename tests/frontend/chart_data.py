@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
+from frontend.charts.digests import digests_refresh
 from registry.models import ListSnapshot, Release
+from scoring.model import SCORED_PHASES
 from submissions.models import StorageSystem, Submission
 from tests.factories import (
+    add_phases,
     make_release,
+    make_result,
     make_storage_system,
     make_submission,
     make_system_description,
@@ -54,3 +59,37 @@ def build_history(entries_per_release: int = 3) -> History:
         made.extend(ranked)
         lists.append(publish_list(release, "io500", ranked))
     return History(old, new, lustre, daos, lists[0], lists[1], made)
+
+
+GIB = 1024**3
+
+
+def rich_history() -> tuple[History, Submission]:
+    """The chart history plus one submission with phases, per-rank rows and runner timelines."""
+    history = build_history(entries_per_release=4)
+    leader = history.submissions[len(history.submissions) // 2]  # Red in ISC41
+    for offset, submission in enumerate(history.submissions):
+        result = make_result(
+            submission=submission, config={"global": {"api": "POSIX", "seed": str(offset % 2)}}
+        )
+        extra: dict[str, Any] = {}
+        if submission == leader:
+            times = [300.0 + (rank % 7) for rank in range(64)]
+            times[41] = 520.0  # a straggler
+            extra = {
+                "ranks": [
+                    {"rank": r, "time_s": t, "rate": 9000.0 / t, "items": None} for r, t in enumerate(times)
+                ],
+                "timeline": [
+                    [rank, second, GIB * (1 + second % 5)] for rank in range(4) for second in range(40)
+                ],
+            }
+        add_phases(
+            result,
+            {name: (index + 1) * (offset + 1) * 1.7 for index, name in enumerate(SCORED_PHASES)},
+            **extra,
+        )
+    # The runs arrived after the lists were frozen: recompute their chart digests (the phase
+    # medians), as the import does after reading raw folders.
+    digests_refresh(kinds=["io500"])
+    return history, leader
