@@ -46,23 +46,23 @@ def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
     cells = [
-        f'<td class="num rank"><a href="{href}">{_text(row.get("rank"))}</a></td>',
-        f"<td>{_text(row.get('release'))}</td>",
-        f"<td>{_text(row.get('institution'))}</td>",
-        f'<td><a href="{href}">{system}</a></td>',
-        f"<td>{_text(row.get('storage_vendor'))}</td>",
-        f"<td>{_text(row.get('filesystem'))}</td>",
-        f'<td class="num">{_text(row.get("client_nodes"))}</td>',
-        f'<td class="num">{_text(row.get("total_procs"))}</td>',
-        f'<td class="num">{two_decimals(row.get("score"))}</td>',
-        f'<td class="num">{two_decimals(row.get("bw"))}</td>',
-        f'<td class="num">{two_decimals(row.get("md"))}</td>',
-        f"<td>{_badge(row)}</td>",
-        f"<td>{_text(row.get('submitter'))}</td>",
+        f'<td class="num rank col-rank"><a href="{href}">{_text(row.get("rank"))}</a></td>',
+        f'<td class="col-release">{_text(row.get("release"))}</td>',
+        f'<td class="col-institution">{_text(row.get("institution"))}</td>',
+        f'<td class="col-system"><a href="{href}">{system}</a></td>',
+        f'<td class="col-storage_vendor">{_text(row.get("storage_vendor"))}</td>',
+        f'<td class="col-filesystem">{_text(row.get("filesystem"))}</td>',
+        f'<td class="num col-client_nodes">{_text(row.get("client_nodes"))}</td>',
+        f'<td class="num col-total_procs">{_text(row.get("total_procs"))}</td>',
+        f'<td class="num col-score">{two_decimals(row.get("score"))}</td>',
+        f'<td class="num col-bw">{two_decimals(row.get("bw"))}</td>',
+        f'<td class="num col-md">{two_decimals(row.get("md"))}</td>',
+        f'<td class="col-reproducibility">{_badge(row)}</td>',
+        f'<td class="col-submitter">{_text(row.get("submitter"))}</td>',
     ]
     if with_custom:
-        cells.append(f'<td class="num custom-col">{two_decimals(row.get("custom_score"))}</td>')
-        cells.append(f'<td class="num custom-col">{_text(row.get("custom_rank"))}</td>')
+        cells.append(f'<td class="num custom-col col-custom_score">{two_decimals(row.get("custom_score"))}</td>')
+        cells.append(f'<td class="num custom-col col-custom_rank">{_text(row.get("custom_rank"))}</td>')
     return f'<tr data-submission="{pk}">{"".join(cells)}</tr>'
 
 

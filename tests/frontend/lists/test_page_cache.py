@@ -53,7 +53,7 @@ def test_custom_columns_appear_only_with_custom_weights():
     row = {**ROW, "custom_score": 2.5, "custom_rank": 1}
     html = rows_html([row], detail_prefix="/submissions/", with_custom=True)
     assert html.count("custom-col") == 2
-    assert '<td class="num custom-col">2.50</td>' in html
+    assert '<td class="num custom-col col-custom_score">2.50</td>' in html
 
 
 @pytest.mark.parametrize("value", [12.345, 1.005, 0.125, 2.675, 1792.98, 0.0, 3.0, 1e-05, 123456.789])

@@ -1,0 +1,267 @@
+"""The four journeys of the site in headless chromium, at a phone's and a desktop's width:
+a visitor (home, a list, a submission, its system, comparing, history, a download), a newcomer who
+signs up and submits while the committee opens the release, reviews, publishes and corrects the
+list, and an API user (token, upload, poll, download). Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+
+from submissions.models import ReviewState, Submission
+from submissions.review.models import QUESTIONNAIRE_SECTIONS
+from submissions.review.roles import committee_member_add
+from tests.conftest import IO500_DATA, PASSWORD
+from tests.e2e.browser import ARTIFACTS, open_page
+from tests.frontend.chart_data import rich_history
+from tests.submissions.archives import pack_folder
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
+SYSTEM = {
+    "system_name": "Wolf",
+    "institution_name": "Intel",
+    "filesystem_type": "DAOS",
+    "client_nodes": "10",
+    "procs_per_node": "32",
+    "client_network_gbps": "200",
+}
+
+
+def shot(page: Any, width: str, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"journey-{width}-{name}.png"), full_page=True)
+
+
+def fits_its_screen(page: Any) -> bool:
+    """No sideways scrolling of the page itself (wide tables scroll inside their own box)."""
+    fits = bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+    if not fits:
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll("body *")]
+                .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)"""
+        )
+        print(f"{page.url} is wider than its screen: {wide}")
+    return fits
+
+
+def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("[name=username]", username)
+    page.fill("[name=password]", password)
+    page.click("button:has-text('Log in')")
+    page.wait_for_load_state()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_download(
+    live_server: Any, browser: Any, width: str
+) -> None:
+    history, leader = rich_history()
+    problems: list[str] = []
+    page = open_page(browser, problems, viewport=WIDTHS[width]).page
+    base = live_server.url
+    page.goto(base + "/")
+    assert fits_its_screen(page)
+    shot(page, width, "visitor-1-home")
+    page.goto(f"{base}/lists/isc41/io500/")
+    table = page.locator("#list-table")
+    assert table.is_visible()
+    # The score is in sight without scrolling sideways, on a phone too.
+    score_header = page.locator("#list-table thead th", has_text="Score").first
+    box = score_header.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= WIDTHS[width]["width"]
+    assert fits_its_screen(page)
+    # Every column shown fits the table's box: nothing is cut off at the right edge.
+    assert page.evaluate(
+        "(() => { const box = document.querySelector('#list-table').parentElement; return box.scrollWidth <= box.clientWidth + 1; })()"
+    )
+    shot(page, width, "visitor-2-list")
+    page.click(f"#list-table tr[data-submission='{leader.pk}'] td.rank a")
+    page.wait_for_selector("[data-role=system-link]")
+    page.click("[data-role=system-link]")
+    page.wait_for_url(f"**/systems/{history.daos.pk}/")
+    assert fits_its_screen(page)
+    shot(page, width, "visitor-3-system")
+    page.click("text=Compare its latest submissions side by side")
+    page.wait_for_url("**/compare/?ids=*")
+    assert page.locator("#config-diff").count() == 1
+    assert fits_its_screen(page)
+    shot(page, width, "visitor-4-compare")
+    page.goto(f"{base}/history/")
+    page.wait_for_selector(".chart svg")
+    assert fits_its_screen(page)
+    shot(page, width, "visitor-5-history")
+    page.goto(f"{base}/lists/isc41/io500/")
+    with page.expect_download() as download:
+        page.click("a[href$='io500.csv']")
+    rows = Path(download.value.path()).read_text().splitlines()
+    assert len(rows) == 1 + history.new_list.entries.count()
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publishes_and_corrects(
+    live_server: Any, browser: Any, tmp_path: Path, width: str
+) -> None:
+    carol = User.objects.create_user("carol", "carol@example.org", PASSWORD)
+    committee_member_add(user=carol)
+    tarball = tmp_path / "submission-33.tgz"
+    tarball.write_bytes(pack_folder(IO500_DATA / "submissions" / "submission-33"))
+    base = live_server.url
+    problems: list[str] = []
+
+    # The committee opens the next release with its dates.
+    committee = open_page(browser, problems, viewport=WIDTHS[width]).page
+    log_in(committee, base, "carol")
+    committee.goto(f"{base}/review/releases/")
+    committee.click("text=Open a release")
+    committee.fill("[name=name]", "ISC40")
+    committee.fill("[name=publication_date]", "2040-06-20")
+    committee.fill("[name=submission_deadline]", "2040-06-01")
+    committee.click("button:has-text('Open for submissions')")
+    committee.wait_for_selector("text=ISC40 is open for submissions until 2040-06-01")
+    assert fits_its_screen(committee)
+    shot(committee, width, "committee-1-opened")
+
+    # A newcomer signs up, activates the account from the mail, uploads and submits.
+    newcomer = open_page(browser, problems, viewport=WIDTHS[width]).page
+    newcomer.goto(f"{base}/accounts/signup/")
+    newcomer.fill("[name=username]", "dana")
+    newcomer.fill("[name=email]", "dana@example.org")
+    newcomer.fill("[name=password1]", PASSWORD)
+    newcomer.fill("[name=password2]", PASSWORD)
+    newcomer.click("button:has-text('Sign up')")
+    newcomer.wait_for_selector("text=dana@example.org")
+    link = re.search(r"https?://\S+/accounts/activate/\S+", str(mail.outbox[-1].body))
+    assert link is not None
+    # The mail links to SITE_URL; the test's server listens elsewhere.
+    newcomer.goto(base + urlsplit(link[0]).path)
+    log_in(newcomer, base, "dana")
+    newcomer.goto(f"{base}/submissions/upload/")
+    newcomer.set_input_files("[name=archive]", str(tarball))
+    for name, value in SYSTEM.items():
+        newcomer.fill(f"[name={name}]", value)
+    newcomer.select_option("[name=release]", "isc40")
+    newcomer.click("button:has-text('Upload and verify')")
+    newcomer.wait_for_url("**/submissions/*/")
+    newcomer.wait_for_selector("[data-role=status]:has-text('Verified')")
+    assert fits_its_screen(newcomer)
+    shot(newcomer, width, "submitter-1-verified")
+    newcomer.click("text=Fill in the questionnaire")
+    for name in QUESTIONNAIRE_SECTIONS:
+        newcomer.fill(
+            f"[name={name}]", f"Our answer on {name} has more than ten words in it for the committee."
+        )
+    newcomer.click("button:has-text('Save the questionnaire')")
+    newcomer.wait_for_selector("[data-role=questionnaire]")
+    newcomer.click("[data-role=submit-link]")
+    for name in ("reviewed", "followed_rules", "permission_to_publish"):
+        newcomer.check(f"[name={name}]")
+    newcomer.click("button:has-text('Submit for review')")
+    newcomer.wait_for_selector("[data-role=review-state]:has-text('Submitted for review')")
+    submission = Submission.objects.get()
+
+    # The committee reviews, accepts, builds and publishes, then corrects the list.
+    committee.goto(f"{base}/review/")
+    committee.click(f"#review-queue a:text-is('{submission.pk}')")
+    committee.select_option("[name=reproducibility]", "fully_reproducible")
+    committee.select_option("[name=category]", "production")
+    committee.click("#assess-form button[type=submit]")
+    committee.wait_for_selector("text=Fully Reproducible, Production")
+    committee.click("[data-action=start_review]")
+    committee.fill("#decision-reason", "Complete disclosure; open-source DAOS on commodity hardware.")
+    committee.click("[data-action=accept]")
+    committee.wait_for_selector("[data-role=review-state]:has-text('Accepted')")
+    committee.goto(f"{base}/review/releases/isc40/")
+    committee.click("[data-role=build-all]")
+    committee.click("#release-lists tr[data-kind=production] a")
+    committee.click("[data-role=publish]")
+    committee.wait_for_selector("text=Published")
+    assert Submission.objects.get().review_state == ReviewState.PUBLISHED
+    committee.goto(f"{base}/review/releases/isc40/")
+    committee.click("#release-lists tr[data-kind=production] button:has-text('Build draft')")
+    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    committee.fill("[name=reason]", "The system name was corrected by the submitter.")
+    committee.click("[data-role=publish]")
+    committee.wait_for_selector("text=Published")
+    shot(committee, width, "committee-2-corrected")
+
+    visitor = open_page(browser, problems, viewport=WIDTHS[width]).page
+    visitor.goto(f"{base}/lists/isc40/production/")
+    row = visitor.locator(f"#list-table tr[data-submission='{submission.pk}']")
+    assert row.locator("td.rank").inner_text().strip() == "1"
+    assert visitor.locator("text=The system name was corrected by the submitter.").count() >= 1
+    assert fits_its_screen(visitor)
+    shot(visitor, width, "visitor-published")
+    assert problems == []
+
+
+def _multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    parts: list[bytes] = []
+    for name, value in fields.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        )
+    for name, (filename, data) in files.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            "Content-Type: application/gzip\r\n\r\n".encode()
+            + data
+            + b"\r\n"
+        )
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _call(url: str, token: str, body: bytes | None = None, content_type: str = "") -> Any:
+    request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
+    request.add_header("Authorization", f"Token {token}")
+    if content_type:
+        request.add_header("Content-Type", content_type)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
+    live_server: Any, browser: Any, submitter: Any, width: str
+) -> None:
+    history, _ = rich_history()
+    base = live_server.url
+    problems: list[str] = []
+    page = open_page(browser, problems, viewport=WIDTHS[width]).page
+    log_in(page, base, submitter.username)
+    page.goto(f"{base}/accounts/token/")
+    page.click("button:has-text('Create a token')")
+    token = page.locator("#api-token-value").inner_text().strip()
+    assert fits_its_screen(page)
+    shot(page, width, "api-1-token")
+
+    body, content_type = _multipart(
+        {"system": json.dumps(SYSTEM)},
+        {"archive": ("submission-33.tgz", pack_folder(IO500_DATA / "submissions" / "submission-33"))},
+    )
+    created = _call(f"{base}/api/v1/submissions/", token, body, content_type)
+    deadline = time.monotonic() + 60
+    state = created
+    while state["status"] in ("received", "processing") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        state = _call(f"{base}/api/v1/submissions/{created['id']}/", token)
+    assert state["status"] == "verified", state
+    listed = _call(f"{base}/api/v1/lists/isc41/io500/", token)
+    assert listed["count"] == len(listed["rows"]) == history.new_list.entries.count()
+    assert problems == []
