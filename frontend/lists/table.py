@@ -61,7 +61,8 @@ def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -
         f'<td class="col-submitter">{_text(row.get("submitter"))}</td>',
     ]
     if with_custom:
-        cells.append(f'<td class="num custom-col col-custom_score">{two_decimals(row.get("custom_score"))}</td>')
+        custom_score = two_decimals(row.get("custom_score"))
+        cells.append(f'<td class="num custom-col col-custom_score">{custom_score}</td>')
         cells.append(f'<td class="num custom-col col-custom_rank">{_text(row.get("custom_rank"))}</td>')
     return f'<tr data-submission="{pk}">{"".join(cells)}</tr>'
 

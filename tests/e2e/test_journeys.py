@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 import urllib.request
 import uuid
@@ -51,9 +52,11 @@ def fits_its_screen(page: Any) -> bool:
         wide = page.evaluate(
             """() => [...document.querySelectorAll("body *")]
                 .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-                .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)"""
+                .slice(0, 8)
+                .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)"""
         )
-        print(f"{page.url} is wider than its screen: {wide}")
+        # Shown with the failing assertion's output: which elements stick out.
+        sys.stderr.write(f"{page.url} is wider than its screen: {wide}\n")
     return fits
 
 
@@ -86,7 +89,8 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
     assert fits_its_screen(page)
     # Every column shown fits the table's box: nothing is cut off at the right edge.
     assert page.evaluate(
-        "(() => { const box = document.querySelector('#list-table').parentElement; return box.scrollWidth <= box.clientWidth + 1; })()"
+        "(() => { const box = document.querySelector('#list-table').parentElement;"
+        " return box.scrollWidth <= box.clientWidth + 1; })()"
     )
     shot(page, width, "visitor-2-list")
     page.click(f"#list-table tr[data-submission='{leader.pk}'] td.rank a")
