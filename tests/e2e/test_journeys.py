@@ -207,9 +207,17 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     visitor.goto(f"{base}/lists/isc40/production/")
     row = visitor.locator(f"#list-table tr[data-submission='{submission.pk}']")
     assert row.locator("td.rank").inner_text().strip() == "1"
+    assert "Wolf" in row.inner_text()
+    if width == "desktop":  # the submitter and reproducibility columns are shown at this width
+        assert "Fully Reproducible" in row.inner_text() and "dana" in row.inner_text()
     assert visitor.locator("text=The system name was corrected by the submitter.").count() >= 1
     assert fits_its_screen(visitor)
     shot(visitor, width, "visitor-published")
+    visitor.click(f"#list-table tr[data-submission='{submission.pk}'] td.rank a")
+    visitor.wait_for_selector("[data-role=questionnaire]")
+    assert "Published" in visitor.locator("[data-role=review-state]").inner_text()
+    # The timeline and the discussion stay between the submitter and the committee.
+    assert visitor.locator("[data-role=timeline], #comments").count() == 0
     assert problems == []
 
 
