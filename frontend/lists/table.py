@@ -45,8 +45,12 @@ def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -
     pk = int(row["id"])
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
+    rank = _text(row.get("rank"))
     cells = [
-        f'<td class="num rank col-rank"><a href="{href}">{_text(row.get("rank"))}</a></td>',
+        # A box per row of the list's compare form (frontend/_list_body.html): tick 2 to 5, compare.
+        f'<td class="col-compare"><input type="checkbox" name="id" value="{pk}" form="compare-form"'
+        f' aria-label="Compare #{rank} {system}"></td>',
+        f'<td class="num rank col-rank"><a href="{href}">{rank}</a></td>',
         f'<td class="col-release">{_text(row.get("release"))}</td>',
         f'<td class="col-institution">{_text(row.get("institution"))}</td>',
         f'<td class="col-system"><a href="{href}">{system}</a></td>',

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
@@ -61,6 +61,10 @@ def _system_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def compare_page(request: HttpRequest) -> HttpResponse:
+    if "id" in request.GET and "ids" not in request.GET:
+        # The boxes ticked in a list table (?id=12&id=34): one canonical URL per comparison.
+        chosen = ",".join(value.strip() for value in request.GET.getlist("id") if value.strip())
+        return redirect(reverse("pages:compare") + "?" + urlencode({"ids": chosen}))
     raw = request.GET.get("ids", "")
     context: dict[str, Any] = {"ids": raw, "min": MIN_COMPARED, "max": MAX_COMPARED, "error": ""}
     try:

@@ -104,6 +104,13 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
     assert page.locator("#config-diff").count() == 1
     assert fits_its_screen(page)
     shot(page, width, "visitor-4-compare")
+    # Comparing from a list: tick two rows, one click.
+    page.goto(f"{base}/lists/isc41/io500/")
+    for submission in (leader, history.submissions[-1]):
+        page.check(f"#list-table tr[data-submission='{submission.pk}'] input[name=id]")
+    page.click("button:has-text('Compare the ticked entries')")
+    page.wait_for_url(f"**/compare/?ids={leader.pk}%2C{history.submissions[-1].pk}")
+    assert page.locator("#config-diff").count() == 1
     page.goto(f"{base}/history/")
     page.wait_for_selector(".chart svg")
     assert fits_its_screen(page)

@@ -126,3 +126,9 @@ def test_comparing_five_costs_the_same_queries_as_comparing_two(client):
             assert client.get("/compare/", {"ids": ",".join(str(r.pk) for r in chosen)}).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_boxes_ticked_in_a_list_open_one_canonical_comparison(client):
+    response = client.get("/compare/", {"id": ["12", "34"]})
+    assert response.status_code == 302
+    assert response["Location"] == "/compare/?ids=12%2C34"
