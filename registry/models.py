@@ -57,6 +57,10 @@ class FrozenSnapshotError(Exception):
     """A published list was about to change; corrections must be a new snapshot version instead."""
 
 
+def default_bundled_runner_kinds() -> list[str]:
+    return [ListKind.HISTORICAL.value]
+
+
 class ReleaseQuerySet(models.QuerySet["Release"]):
     def open_for_submissions(self) -> ReleaseQuerySet:
         """The releases still taking submissions (see Release.closes_on), soonest first."""
@@ -89,6 +93,14 @@ class Release(models.Model):
         ),
     )
     versions_source = models.TextField(blank=True, help_text="Where the accepted versions were found.")
+    bundled_runner_kinds = models.JSONField(
+        default=default_bundled_runner_kinds,
+        blank=True,
+        help_text=(
+            "The lists that take results of the registry's bundled runner. IO500's rules ask list "
+            "submissions to use the official release, so by default only the Historical list does."
+        ),
+    )
     rules_from = models.ForeignKey(
         "self",
         null=True,

@@ -135,6 +135,13 @@ CODES: dict[str, Code] = {
         "The benchmark printed an empty version: it was built outside a git checkout, so which "
         "release it is cannot be checked.",
     ),
+    "version-bundled-runner": Code(
+        INFO,
+        "The run was made with the registry's bundled runner ({version}), not the official IO500 "
+        "application. Its phases follow the official ones (runner/README.md), but IO500's rules ask list "
+        "submissions to use the official release: which lists of a release take such runs is the "
+        "committee's rule for that release.",
+    ),
     "version-unrecognised": Code(
         WARNING,
         "The benchmark version '{version}' is not an IO500 release tag (io500-...).",

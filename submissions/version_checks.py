@@ -6,16 +6,35 @@ this check runs where both are known, next to the system-description checks.
 
 from __future__ import annotations
 
-from registry.models import Release
+from registry.models import Release, kind_label
 from registry.versions import declared_breaks, version_tag
 from scoring.model import Finding, RunResult, Severity
+from scoring.rules.params import is_bundled_runner
+
+
+def bundled_runner_findings(run: RunResult, release: Release | None) -> list[Finding]:
+    """Where a run of the registry's bundled runner may be listed in its release (the committee's rule)."""
+    if release is None or not is_bundled_runner(run.version):
+        return []
+    kinds = [kind_label(kind) for kind in release.bundled_runner_kinds]
+    where = f"on these lists only: {', '.join(kinds)}" if kinds else "on none of its lists"
+    return [
+        Finding(
+            code="bundled-runner-lists",
+            severity=Severity.INFO,
+            message=(
+                f"{release.name} takes results of the registry's bundled runner {where} (the committee's "
+                "rule for this release). For the ranked lists, run the official IO500 release."
+            ),
+        )
+    ]
 
 
 def version_findings(run: RunResult, release: Release | None) -> list[Finding]:
+    findings = bundled_runner_findings(run, release)
     tag = version_tag(run.version)
     if release is None or tag is None:
-        return []  # the scoring engine already says when a version names no release tag
-    findings = []
+        return findings  # the scoring engine already says when a version names no release tag
     if release.accepted_versions and tag not in release.accepted_versions:
         findings.append(
             Finding(

@@ -35,6 +35,17 @@ class ReleaseForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text="The lists this release publishes.",
     )
+    bundled_runner_kinds = forms.MultipleChoiceField(
+        required=False,
+        choices=[(kind.value, kind.label) for kind in KIND_ORDER],
+        widget=forms.CheckboxSelectMultiple,
+        label="Lists that take results of the bundled runner",
+        help_text=(
+            "Runs made with the registry's own runner instead of the official IO500 application. IO500's "
+            "rules ask list submissions to use the official release; by default only the Historical list "
+            "takes them."
+        ),
+    )
     accepted_versions = forms.CharField(
         required=False,
         help_text=(
@@ -53,6 +64,7 @@ class ReleaseForm(forms.Form):
                     "submission_deadline": release.submission_deadline,
                     "embargo_end": release.embargo_end,
                     "list_kinds": list(release.list_kinds),
+                    "bundled_runner_kinds": list(release.bundled_runner_kinds),
                     "accepted_versions": ", ".join(release.accepted_versions),
                 },
             )
@@ -80,5 +92,6 @@ class ReleaseForm(forms.Form):
                 embargo_end=data.get("embargo_end"),
             ),
             list_kinds=tuple(data["list_kinds"]),
+            bundled_runner_kinds=tuple(data.get("bundled_runner_kinds") or ()),
             accepted_versions=data["accepted_versions"],
         )

@@ -13,6 +13,8 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
   submissions prior to the creation of the Research List");
 * scc: the Student Cluster Competition runs, which never count for the regular lists;
 * uploads enter lists only once the committee accepted them (imported history was published);
+* runs of the registry's bundled runner enter only the lists the release's committee opened for
+  them (by default the Historical list: IO500 asks list submissions to use the official release);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
   on no new list.
 
@@ -51,6 +53,8 @@ class Candidate:
     reviewed: bool = True
     scc: bool = False
     withdrawn: bool = False
+    # Made with the registry's bundled runner, not the official IO500 application.
+    bundled_runner: bool = False
 
 
 def is_production(candidate: Candidate) -> bool:
@@ -64,6 +68,8 @@ class ListWindow:
 
     release_date: datetime.date
     rules_from_date: datetime.date
+    # The kinds that take runs of the registry's bundled runner (the release's committee rule).
+    bundled_runner_kinds: frozenset[str] = frozenset({ListKind.HISTORICAL.value})
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,8 @@ def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
     if candidate.score is None or candidate.withdrawn or candidate.release_date > window.release_date:
         return False
     if not candidate.reviewed:
+        return False
+    if candidate.bundled_runner and kind not in window.bundled_runner_kinds:
         return False
     if kind == ListKind.SCC:
         return candidate.scc and candidate.valid is True and candidate.release_date >= window.rules_from_date

@@ -59,7 +59,13 @@ def _form_errors(form: ReleaseForm, error: ValidationError) -> None:
 @require_http_methods(["GET", "POST"])
 def release_new(request: HttpRequest) -> HttpResponse:
     """Open a new release for submissions."""
-    form = ReleaseForm(request.POST or None, initial={"list_kinds": [kind.value for kind in CURRENT_KINDS]})
+    form = ReleaseForm(
+        request.POST or None,
+        initial={
+            "list_kinds": [kind.value for kind in CURRENT_KINDS],
+            "bundled_runner_kinds": ["historical"],
+        },
+    )
     if request.method == "POST" and form.is_valid():
         try:
             created = release_open(name=form.cleaned_data["name"], settings=form.release_settings())

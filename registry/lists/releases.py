@@ -38,6 +38,8 @@ class ReleaseSettings:
     dates: ReleaseDates
     list_kinds: tuple[str, ...] = tuple(kind.value for kind in CURRENT_KINDS)
     accepted_versions: tuple[str, ...] = field(default=())
+    # The lists that take results of the registry's bundled runner (Release.bundled_runner_kinds).
+    bundled_runner_kinds: tuple[str, ...] = (ListKind.HISTORICAL.value,)
 
 
 def _check_name(name: str) -> str:
@@ -56,6 +58,13 @@ def _check_settings(settings: ReleaseSettings) -> None:
         errors["submission_deadline"] = (
             f"The submission deadline ({dates.submission_deadline:%Y-%m-%d}) is after the publication "
             f"day ({dates.publication_date:%Y-%m-%d}); the lists are built from what was submitted before."
+        )
+    beyond = sorted(set(settings.bundled_runner_kinds) - set(settings.list_kinds))
+    if beyond:
+        errors["bundled_runner_kinds"] = (
+            "The bundled runner's results can only go to lists the release publishes; not to "
+            + ", ".join(kind_label(kind) for kind in beyond)
+            + "."
         )
     unknown = sorted(set(settings.list_kinds) - set(ListKind.values))
     if unknown:
@@ -95,6 +104,7 @@ def release_open(*, name: str, settings: ReleaseSettings) -> Release:
             list_kinds=_ordered(settings.list_kinds),
             accepted_versions=list(settings.accepted_versions),
             versions_source="Set by the committee." if settings.accepted_versions else "",
+            bundled_runner_kinds=_ordered(settings.bundled_runner_kinds),
             rules_from=(earlier.rules_from or earlier) if earlier is not None else None,
         )
 
@@ -118,6 +128,7 @@ def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
         release.submission_deadline = settings.dates.submission_deadline
         release.embargo_end = settings.dates.embargo_end
         release.list_kinds = _ordered(settings.list_kinds)
+        release.bundled_runner_kinds = _ordered(settings.bundled_runner_kinds)
         if list(settings.accepted_versions) != list(release.accepted_versions):
             release.accepted_versions = list(settings.accepted_versions)
             release.versions_source = "Set by the committee."

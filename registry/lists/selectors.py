@@ -12,6 +12,7 @@ from django.utils import timezone
 from registry.core.public_cache import seconds_until
 from registry.lists.membership import Candidate
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
+from scoring.rules.params import is_bundled_runner
 from submissions.models import ListCategory, Result, ReviewState, Submission
 
 VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
@@ -155,7 +156,9 @@ def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[str]]:
 
 def list_candidates(*, release: Release) -> list[Candidate]:
     """Every scored submission up to the release, shaped for the membership rules (one query)."""
-    primary_nodes = Result.objects.filter(submission=OuterRef("pk"), is_primary=True).values("nodes")[:1]
+    primary = Result.objects.filter(submission=OuterRef("pk"), is_primary=True)
+    primary_nodes = primary.values("nodes")[:1]
+    primary_version = primary.values("version")[:1]
     rows = (
         Submission.objects.filter(
             release__publication_date__lte=release.publication_date,
@@ -168,6 +171,7 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             include_flag=KT("published_record__include_in_io500"),
             list_name=KT("published_record__information_list_name"),
             removed_by=KT("published_record__removed_by_sql_file"),
+            run_version=Subquery(primary_version),
         )
         .values(
             "id",
@@ -185,6 +189,7 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             "review_state",
             "category",
             "reproducibility",
+            "run_version",
         )
     )
     return [
@@ -206,6 +211,7 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             reviewed=row["source"] == Submission.Source.IMPORT or row["review_state"] in LISTABLE_STATES,
             scc=(row["list_name"] or "").lower().startswith("scc"),
             withdrawn=bool(row["removed_by"]),
+            bundled_runner=is_bundled_runner(row["run_version"]),
         )
         for row in rows
     ]

@@ -32,7 +32,11 @@ class ListPublishError(Exception):
 
 def list_window(release: Release) -> ListWindow:
     rules_from = release.rules_from or release
-    return ListWindow(release_date=release.publication_date, rules_from_date=rules_from.publication_date)
+    return ListWindow(
+        release_date=release.publication_date,
+        rules_from_date=rules_from.publication_date,
+        bundled_runner_kinds=frozenset(release.bundled_runner_kinds),
+    )
 
 
 @transaction.atomic

@@ -34,6 +34,8 @@ SEED_FAMILIES: dict[str, str] = {
     "mdtest-hard-": "mdtest-hard",
     "mdworkbench-": "md-workbench",
 }
+# The version the registry's own runner (runner/) prints and hashes, e.g. "io500-runner-1.0.0".
+BUNDLED_RUNNER_RE = re.compile(r"^io500-runner-\d+\.\d+\.\d+$")
 VERSION_RE = re.compile(
     r"^(?P<tag>io500-[A-Za-z0-9_.]+(?:-[A-Za-z][A-Za-z0-9_.]*)*?)"
     r"(?:-(?P<ahead>\d+)-g(?P<sha>[0-9a-f]{7,40}))?(?:-(?P<dirty>\d+))?$"
@@ -195,6 +197,8 @@ def version(run: RunResult) -> list[Finding]:
     text = run.version.strip()
     if not text:
         return [finding("version-empty")]
+    if is_bundled_runner(text):
+        return [finding("version-bundled-runner", version=text)]
     match = VERSION_RE.match(text)
     if match is None:
         return [finding("version-unrecognised", version=text)]
@@ -204,6 +208,11 @@ def version(run: RunResult) -> list[Finding]:
     if match["dirty"]:
         findings.append(finding("version-dirty", version=text, lines=match["dirty"]))
     return findings
+
+
+def is_bundled_runner(text: str | None) -> bool:
+    """A run of the registry's bundled runner, recognised by the version it prints."""
+    return bool(text) and BUNDLED_RUNNER_RE.match((text or "").strip()) is not None
 
 
 def is_release_version(text: str | None) -> bool:

@@ -14,6 +14,7 @@ import tarfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -506,3 +507,51 @@ def test_config_hash_equals_the_official_value(built: Path, tmp_path: Path) -> N
     done = mpirun([str(ini), "--config-hash"], np=1)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "config-hash     = 9736CCCB"
+
+
+@pytest.mark.django_db
+def test_a_runner_result_uploaded_to_the_registry_is_known_as_the_bundled_runner(
+    normal_run: Run, tmp_path: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    import datetime
+
+    from django.core.files import File
+    from django.utils import timezone
+
+    from registry.lists.selectors import list_candidates
+    from registry.models import Release
+    from submissions.models import Submission
+    from submissions.services import submission_create
+
+    done = subprocess.run(
+        [str(BINARY), "--pack", str(normal_run.resdir), "--output", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    archive = Path(done.stdout.strip())
+    today = timezone.localdate()
+    release = Release.objects.create(
+        name="ISC40",
+        slug="isc40",
+        publication_date=today + datetime.timedelta(days=60),
+        submission_deadline=today + datetime.timedelta(days=30),
+        list_kinds=["research", "full", "historical"],
+        bundled_runner_kinds=["full", "historical"],
+    )
+    with archive.open("rb") as handle, django_capture_on_commit_callbacks(execute=True):
+        submission, created = submission_create(
+            submitter=None, archive=File(handle), original_name=archive.name, release=release
+        )
+    assert created
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.INVALID, (submission.status, submission.error)
+    findings = {finding.code: finding.message for finding in submission.findings.all()}
+    assert "version-bundled-runner" in findings and "version-unrecognised" not in findings
+    assert (
+        "ISC40 takes results of the registry's bundled runner on these lists only: Full, Historical"
+        in (findings["bundled-runner-lists"])
+    )
+    (candidate,) = [c for c in list_candidates(release=release) if c.submission_id == submission.pk]
+    assert candidate.bundled_runner

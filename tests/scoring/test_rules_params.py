@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from scoring.model import Era, RunResult, Severity
-from scoring.rules.params import is_release_version, param_rules
+from scoring.rules.params import is_bundled_runner, is_release_version, param_rules
 from tests.scoring.run_builders import make_phase, make_run
 
 
@@ -114,6 +114,14 @@ def test_it_flags_versions_that_are_not_a_release_for_review(version: str, expec
     findings = param_rules(make_run(version=version))
     assert [f.code for f in findings] == expected
     assert all(f.severity is Severity.WARNING for f in findings)
+
+
+def test_the_bundled_runner_is_recognised_by_its_version_not_called_unrecognised() -> None:
+    findings = param_rules(make_run(version="io500-runner-1.0.0"))
+    assert [(f.code, f.severity) for f in findings] == [("version-bundled-runner", Severity.INFO)]
+    assert is_bundled_runner(" io500-runner-1.2.10 ")
+    assert not is_bundled_runner("io500-runner-1.0") and not is_bundled_runner("io500-sc25")
+    assert [f.code for f in param_rules(make_run(version="io500-runner-1.0"))] == ["version-unrecognised"]
 
 
 def test_it_tells_release_tags_from_other_builds() -> None:

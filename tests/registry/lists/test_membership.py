@@ -136,3 +136,18 @@ def test_ten_node_lists_need_no_opt_in_but_the_main_list_does():
     opted_out = candidate(1, 50.0, client_nodes=10, opted_in=False)
     assert ranked_ids(ListKind.TEN_NODE, [opted_out]) == [1]
     assert ranked_ids(ListKind.IO500, [opted_out]) == []
+
+
+def test_the_bundled_runner_enters_only_the_lists_its_release_opened_for_it():
+    run = candidate(1, 9.0, bundled_runner=True)
+    official = candidate(2, 5.0)
+    opened = ListWindow(
+        release_date=SC20,
+        rules_from_date=SC19,
+        bundled_runner_kinds=frozenset({"historical", "full", "io500"}),
+    )
+    # By default (the release's rule as created): the Historical list only.
+    assert ranked_ids("io500", [run, official]) == [2]
+    assert ranked_ids("full", [run, official]) == [2]
+    assert ranked_ids("historical", [run, official]) == [1, 2]
+    assert ranked_ids("io500", [run, official], opened) == [1, 2]

@@ -152,3 +152,18 @@ def test_demo_setup_refuses_a_real_database_and_opens_the_next_release_on_reques
     assert "Log in as the committee member: committee / demo-committee" in out.getvalue()
     call_command("demo_setup", "--any-database", stdout=io.StringIO())  # again: nothing twice
     assert Release.objects.count() == 1
+
+
+def test_the_committee_sets_which_lists_take_the_bundled_runner(committee_member, client):
+    client.force_login(committee_member)
+    response = client.post(
+        "/review/releases/new/", form_data(bundled_runner_kinds=["historical", "ten-node"])
+    )
+    assert response.status_code == 400
+    assert "10 Node Challenge" in str(response.context["form"].errors["bundled_runner_kinds"])
+    response = client.post("/review/releases/new/", form_data(bundled_runner_kinds=["full"]))
+    assert response.status_code == 302
+    assert Release.objects.get(name="ISC41").bundled_runner_kinds == ["full"]
+    assert Release.objects.create(name="SC41", slug="sc41", publication_date=TODAY).bundled_runner_kinds == [
+        "historical"
+    ]
