@@ -24,6 +24,7 @@ here, while `id` stays the registry's submission id that existing consumers rely
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -533,6 +534,9 @@ def _typed(value: Any, kind: str) -> Any:
             number = float(value)
         except (TypeError, ValueError):
             return value
+        if not math.isfinite(number):
+            # JSON has no infinity: such text stays text.
+            return str(value)
         return int(number) if kind == INTEGER and number.is_integer() else number
     return value if kind == BOOLEAN else str(value)
 
