@@ -33,7 +33,7 @@ REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibi
 # What the registry's verdict on a run means, for readers who meet it in a citation.
 VERDICT_MEANINGS: dict[str, str] = {
     Submission.Status.VERIFIED: "re-verified by this registry from the run's raw files",
-    Submission.Status.INVALID: "the run's raw files break an IO500 run rule",
+    Submission.Status.INVALID: "the run breaks an IO500 run rule (its raw files, or io500.org's status)",
     Submission.Status.RECORDED: "io500.org's published values; the raw files are not public",
 }
 # BibTeX's special characters, each written so that it prints as itself.
