@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from registry.core.generations import LIST_CACHE_SECONDS
-from registry.core.public_cache import mark_public_if_anonymous
+from registry.core.public_cache import mark_public_if_anonymous, seconds_until_next_day
 from submissions.archives import ArchiveStorageUnavailable
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
@@ -79,7 +79,10 @@ def mine(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return mark_public_if_anonymous(request, _detail_page(request, pk), LIST_CACHE_SECONDS)
+    # The page's citation prints today's date: kept until midnight at most.
+    return mark_public_if_anonymous(
+        request, _detail_page(request, pk), seconds_until_next_day(cap=LIST_CACHE_SECONDS)
+    )
 
 
 def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString
 
 from frontend.lists.context import PAGE_PARAMS, home_context, list_context
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
-from registry.core.public_cache import mark_public
+from registry.core.public_cache import mark_public, seconds_until_next_day
 from registry.core.query_params import canonical_query
 from registry.models import ListSnapshot, Release
 
@@ -81,7 +81,8 @@ def list_body_render(
     return ListBody(
         title=f"{release.name} {context['kind_label']} list",
         html=html,
-        cache_seconds=cache_seconds if snapshot is not None else 0,
+        # The list's citation prints today's date: kept until midnight at most.
+        cache_seconds=seconds_until_next_day(cap=cache_seconds) if snapshot is not None else 0,
     )
 
 
@@ -98,5 +99,5 @@ def list_page_response(
         return None
     response = render(request, "frontend/list.html", {"page_title": body.title, "body": body.html})
     if body.cache_seconds > 0:
-        mark_public(response, body.cache_seconds)
+        mark_public(response, seconds_until_next_day(cap=body.cache_seconds))
     return response

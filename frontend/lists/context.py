@@ -13,10 +13,12 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import timezone
 
+from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.rows import ROW_PARAMS, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
+    list_verdicts,
     recorded_list_changes,
     release_list,
     release_published_kinds,
@@ -242,6 +244,7 @@ def list_context(
             "list_url": reverse("frontend:list", kwargs=base),
             # The radar reads the current published version, so a superseded one goes without.
             "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
+            "citation": list_citation(snapshot, list_verdicts(snapshot=snapshot), retrieved=retrieval_date()),
         }
     )
     return context

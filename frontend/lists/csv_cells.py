@@ -16,7 +16,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 # Characters that make Excel, LibreOffice or Google Sheets read a cell as a formula or command,
 # also in their full-width forms, which some spreadsheets fold to the ASCII ones.
@@ -39,11 +39,20 @@ def safe_cell(value: Any) -> Any:
     return f"'{value}"
 
 
-def csv_text(fields: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
-    """The header and the rows, every cell made safe; text quoted, numbers not."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-    writer.writerow(fields)
+def csv_write(
+    stream: TextIO, fields: Sequence[str], rows: Iterable[Mapping[str, Any]], *, header: bool = True
+) -> None:
+    """The header (unless left out) and the rows written to `stream`, every cell made safe; text
+    quoted, numbers not."""
+    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    if header:
+        writer.writerow(fields)
     for row in rows:
         writer.writerow([safe_cell(row.get(name)) for name in fields])
+
+
+def csv_text(fields: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    """The header and the rows as one text."""
+    buffer = io.StringIO()
+    csv_write(buffer, fields, rows)
     return buffer.getvalue()

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from frontend.lists import views
+from frontend.lists.bulk_api import BulkDownloadView
 
 app_name = "frontend"
 
@@ -13,6 +14,8 @@ KIND = r"(?P<kind>[a-z0-9-]+)"
 urlpatterns = [
     path("", views.home, name="home"),
     path("lists/", views.list_index, name="lists"),
+    re_path(r"^entries/(?P<entry_id>[a-z0-9-]{1,80})/$", views.entry, name="entry"),
+    re_path(r"^lists/all\.(?P<fmt>csv|json)\.gz$", BulkDownloadView.as_view(), name="bulk-download"),
     re_path(rf"^lists/{RELEASE}/{KIND}\.(?P<fmt>csv|json)$", views.list_download, name="list-download"),
     re_path(rf"^lists/{RELEASE}/{KIND}/$", views.list_page, name="list"),
     re_path(rf"^lists/{RELEASE}/$", views.release_page, name="release"),

@@ -13,14 +13,10 @@ from django.views.decorators.http import require_GET
 from frontend.lists.body import ListBody, list_body_render, list_page_response
 from frontend.lists.csv_cells import csv_text
 from registry.core.generations import LIST_CACHE_SECONDS
-from registry.lists.rows import (
-    CUSTOM_FIELDS,
-    ROW_FIELDS,
-    list_payload,
-    list_rows_cached,
-    resolve_list,
-)
+from registry.lists.complete import complete_fields, list_payload_complete, list_rows_complete
+from registry.lists.rows import resolve_list
 from registry.lists.selectors import (
+    list_entry_get,
     release_get,
     release_list,
     release_published_kinds,
@@ -30,6 +26,10 @@ from registry.lists.selectors import (
 
 # Release slugs as the URLs spell them (frontend.lists.urls RELEASE).
 RELEASE_SLUG = re.compile(r"[a-z0-9]+")
+# A citable list-entry id (registry.lists.complete.list_entry_id).
+ENTRY_ID = re.compile(
+    r"io500-(?P<release>[a-z0-9]+)-(?P<kind>[a-z0-9-]+)-v(?P<version>\d{1,6})-(?P<rank>\d{1,6})"
+)
 
 
 @require_GET
@@ -96,26 +96,45 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
     found, snapshot = resolve_list(release, kind, request.GET.get("version", ""))
     if snapshot is None:
         raise Http404(f"No {kind} list was published for {found.name}, so there is nothing to download.")
-    result = list_rows_cached(snapshot=snapshot, params=request.GET)
+    result = list_rows_complete(snapshot=snapshot, params=request.GET)
     filename = f"io500-{found.slug}-{kind}"
     if fmt == "json":
-        response: HttpResponse = JsonResponse(list_payload(snapshot, result), json_dumps_params={"indent": 1})
+        payload = list_payload_complete(snapshot, result)
+        response: HttpResponse = JsonResponse(payload, json_dumps_params={"indent": 1})
     else:
         response = HttpResponse(
-            rows_csv(result.rows, with_custom=result.weights is not None, provenance=snapshot.provenance),
-            content_type="text/csv",
+            rows_csv(result.rows, with_custom=result.weights is not None), content_type="text/csv"
         )
     response["X-List-Provenance"] = snapshot.provenance
     response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
     return response
 
 
-def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
-    """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
-    for io500.org's once a spreadsheet has lost the file name. Submitter-typed names are made safe to
-    open in a spreadsheet (frontend.lists.csv_cells)."""
-    fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
-    return csv_text(fields, ({**row, "list_provenance": provenance} for row in rows))
+def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool) -> str:
+    """The complete rows as CSV (registry.lists.complete). Every row names its list and the list's
+    provenance, so a reconstructed list cannot pass for io500.org's once a spreadsheet has lost the
+    file name. Submitter-typed names are made safe to open in a spreadsheet (frontend.lists.csv_cells)."""
+    return csv_text(complete_fields(with_custom=with_custom), rows)
+
+
+@require_GET
+def entry(request: HttpRequest, entry_id: str) -> HttpResponse:
+    """A citable list-entry id leads to the submission it names."""
+    match = ENTRY_ID.fullmatch(entry_id)
+    if match is None:
+        raise Http404(
+            "A list-entry id looks like io500-sc19-io500-v1-3: release, kind, version and rank of a "
+            "published list."
+        )
+    found = list_entry_get(
+        release_slug=match["release"],
+        kind=match["kind"],
+        version=int(match["version"]),
+        rank=int(match["rank"]),
+    )
+    if found is None:
+        raise Http404(f"No published list has the entry {entry_id}.")
+    return redirect("submissions:detail", pk=found.submission_id)
 
 
 def list_url(release: str, kind: str) -> str:

@@ -108,6 +108,16 @@ def seconds_until(moment: datetime.datetime | None, *, cap: int) -> int:
     return int(max(1, min(cap, math.ceil((moment - timezone.now()).total_seconds()))))
 
 
+def seconds_until_next_day(*, cap: int) -> int:
+    """Seconds until the next midnight UTC (at least 1, at most `cap`): how long a page that prints
+    today's date (a citation's retrieval date) may be kept."""
+    now = timezone.now().astimezone(datetime.UTC)
+    midnight = datetime.datetime.combine(
+        now.date() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
+    return seconds_until(midnight, cap=cap)
+
+
 # Compressing a few hundred bytes gains nothing and costs the client a decoder pass.
 GZIP_MIN_BYTES = 512
 

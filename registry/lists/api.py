@@ -14,7 +14,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.lists.rows import list_payload, list_rows_cached, resolve_list
+from registry.lists.complete import (
+    BOOLEAN,
+    COMPLETE_COLUMNS,
+    INTEGER,
+    NUMBER,
+    TEXT,
+    Column,
+    list_payload_complete,
+    list_rows_complete,
+)
+from registry.lists.rows import resolve_list
 
 
 class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
@@ -45,6 +55,43 @@ class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
     custom_rank = serializers.IntegerField(required=False, allow_null=True)
 
 
+def column_field(column: Column) -> serializers.Field[Any, Any, Any, Any]:
+    """The schema of one complete-download column (registry.lists.complete)."""
+    help_text = f"{column.description} Unit: {column.unit}." if column.unit else column.description
+    if column.io500_org:
+        help_text = f"io500.org's download column. {help_text}"
+    field_class: type[serializers.Field[Any, Any, Any, Any]] = {
+        NUMBER: serializers.FloatField,
+        INTEGER: serializers.IntegerField,
+        BOOLEAN: serializers.BooleanField,
+    }.get(column.kind, serializers.CharField)
+    return field_class(allow_null=True, help_text=help_text)
+
+
+# The columns after the page's, under names that are no Python identifiers ("ior-easy-write (GiB/s)"):
+# declared through the class namespace, as the serializer metaclass collects them from it.
+CompleteListRowSerializer = type(
+    "CompleteListRowSerializer",
+    (ListRowSerializer,),
+    {
+        "__doc__": "One list entry with every column of the complete download, in the CSV's order.",
+        **{
+            column.name: column_field(column)
+            for column in COMPLETE_COLUMNS
+            if column.name not in ListRowSerializer._declared_fields
+        },
+    },
+)
+
+
+class ColumnSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(help_text="The CSV header and the JSON key.")
+    type = serializers.ChoiceField(choices=[NUMBER, INTEGER, TEXT, BOOLEAN])
+    unit = serializers.CharField(allow_null=True)
+    io500_org = serializers.BooleanField(help_text="Named as io500.org's list download names it.")
+    description = serializers.CharField()
+
+
 class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     release = serializers.CharField()
     kind = serializers.CharField()
@@ -72,7 +119,10 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     )
     custom_weights = serializers.DictField(child=serializers.FloatField(), allow_null=True)
     count = serializers.IntegerField()
-    rows = ListRowSerializer(many=True)
+    columns = ColumnSerializer(
+        many=True, help_text="What each key of a row holds, in the CSV's column order."
+    )
+    rows = CompleteListRowSerializer(many=True)
 
 
 QUERY_PARAMETERS = [
@@ -106,5 +156,5 @@ class ListView(APIView):
             raise NotFound(str(error)) from error
         if snapshot is None:
             raise NotFound(f"No {kind} list was published for {found.name}.")
-        result = list_rows_cached(snapshot=snapshot, params=request.query_params)
-        return Response(list_payload(snapshot, result))
+        result = list_rows_complete(snapshot=snapshot, params=request.query_params)
+        return Response(list_payload_complete(snapshot, result))

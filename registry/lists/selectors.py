@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import CharField, F, Min, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, Count, F, Min, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
@@ -227,3 +227,46 @@ def search_q(term: str) -> Q:
 def recorded_list_changes(*, release: Release, kind: str) -> list[RecordedListChange]:
     """What public SQL patches of io500.org say of one list (often a list not public otherwise)."""
     return list(RecordedListChange.objects.filter(release=release, kind=kind).order_by("committed_on", "pk"))
+
+
+def list_entry_get(*, release_slug: str, kind: str, version: int, rank: int) -> ListEntry | None:
+    """One entry of a visible list, by the parts of its citable id (registry.lists.complete)."""
+    return (
+        ListEntry.objects.filter(
+            snapshot__in=visible_snapshots(),
+            snapshot__release__slug=release_slug,
+            snapshot__kind=kind,
+            snapshot__version=version,
+            rank=rank,
+        )
+        .select_related("snapshot__release")
+        .first()
+    )
+
+
+def submission_placements(*, submission_id: int) -> list[ListEntry]:
+    """The entries of a submission on lists anyone may read: oldest release first, then in tab order
+    and version (one query)."""
+    position = {kind.value: index for index, kind in enumerate(KIND_ORDER)}
+    entries = ListEntry.objects.filter(
+        submission_id=submission_id, snapshot__in=visible_snapshots()
+    ).select_related("snapshot__release")
+    return sorted(
+        entries,
+        key=lambda entry: (
+            entry.snapshot.release.publication_date,
+            position.get(entry.snapshot.kind, len(position)),
+            entry.snapshot.version,
+        ),
+    )
+
+
+def list_verdicts(*, snapshot: ListSnapshot) -> list[dict[str, object]]:
+    """How many entries of a list have each verdict and reproducibility level (one query)."""
+    rows = (
+        ListEntry.objects.filter(snapshot=snapshot)
+        .values(verdict=F("submission__status"), reproducibility=F("submission__reproducibility"))
+        .annotate(count=Count("id"))
+        .order_by("verdict", "reproducibility")
+    )
+    return [dict(row) for row in rows]

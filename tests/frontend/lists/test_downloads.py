@@ -1,0 +1,203 @@
+"""The complete list downloads (CSV and JSON), citable entry ids, and the bulk download of every
+public list: what they hold, that they read back to what the API answers, and that nothing private
+gets in."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+
+from frontend.lists import bulk
+from frontend.lists.csv_cells import safe_cell
+from registry.core.generations import list_cache_invalidate
+from registry.lists.complete import complete_fields
+from registry.lists.selectors import visible_snapshots
+from registry.models import ListEntry, ListSnapshot
+from scoring.model import PHASE_ORDER
+from submissions.models import ReviewState, Submission
+from tests.factories import make_release, make_submission, publish_list
+from tests.shared_data import io500_org_download_columns
+
+
+def get(client: Client, url: str, **headers: str) -> Any:
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, response.content[:500]
+    return response
+
+
+def test_the_list_csv_has_io500_orgs_columns_every_phase_and_units(
+    client: Client, imported_history: Path, io500_data: Path
+) -> None:
+    text = get(client, "/lists/sc19/io500.csv").content.decode()
+    header = next(csv.reader(io.StringIO(text)))
+    # io500.org's download column names, from its source (tests.shared_data says which files).
+    assert [name for name in io500_org_download_columns(io500_data) if name not in header] == []
+    for phase in (name for name in PHASE_ORDER if name != "timestamp"):
+        assert f"{phase} ({'GiB/s' if phase.startswith('ior') else 'kIOPS'})" in header
+        assert f"{phase} time (seconds)" in header
+    assert {"ior-easy-write (GiB/s)", "mdtest-easy-write (kIOPS)", "find time (seconds)"} <= set(header)
+    # The columns the CSV had before keep their place.
+    assert header[:16] == ["rank", "id", "io500_id", "release", "institution", "system",
+                           "storage_vendor", "filesystem", "client_nodes", "total_procs", "score", "bw",
+                           "md", "reproducibility", "submitter", "list_provenance"]  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 22
+    assert rows[0]["list_entry_id"] == "io500-sc19-io500-v1-1"
+    assert rows[0]["information_system"] == rows[0]["system"] and rows[0]["release_id"] == "SC19"
+
+
+def test_the_json_download_describes_its_columns_with_units(client: Client, imported_history: Path) -> None:
+    payload = get(client, "/lists/sc19/io500.json").json()
+    columns = {column["name"]: column for column in payload["columns"]}
+    assert [column["name"] for column in payload["columns"]] == list(complete_fields(with_custom=False))
+    assert columns["ior-easy-write (GiB/s)"]["unit"] == "GiB/s"
+    assert columns["ior_easy_write"]["io500_org"] is True and columns["ior_easy_write"]["unit"] == "GiB/s"
+    assert columns["mdtest_hard_read"]["unit"] == "kIOPS"
+    assert columns["find time (seconds)"]["unit"] == "seconds"
+    assert set(payload["rows"][0]) == set(columns)
+
+
+def test_custom_weights_add_their_columns_to_the_download(client: Client, imported_history: Path) -> None:
+    text = get(client, "/lists/sc19/io500.csv?w_bw=2&w_md=1").content.decode()
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[15:18] == ["custom_score", "custom_rank", "list_provenance"]
+
+
+def test_a_list_entry_id_leads_to_its_submission(client: Client, imported_history: Path) -> None:
+    entry = ListEntry.objects.get(snapshot__release__slug="isc20", snapshot__kind="io500", rank=1)
+    response = client.get("/entries/io500-isc20-io500-v1-1/")
+    assert response.status_code == 302 and response["Location"] == f"/submissions/{entry.submission_id}/"
+    # A superseded version stays citable: SC18's first io500 list.
+    assert client.get("/entries/io500-sc18-io500-v1-1/").status_code == 302
+    missing = client.get("/entries/io500-isc20-io500-v1-999/")
+    assert missing.status_code == 404 and "No published list has the entry" in missing.content.decode()
+    assert "looks like io500-sc19-io500-v1-3" in client.get("/entries/sc19-3/").content.decode()
+
+
+def read_bulk(client: Client, fmt: str) -> bytes:
+    response = get(client, f"/lists/all.{fmt}.gz")
+    assert response["Content-Type"] == "application/gzip"
+    assert f'filename="io500-registry-all-lists.{fmt}.gz"' in response["Content-Disposition"]
+    return gzip.decompress(response.content)
+
+
+def as_written(value: Any) -> Any:
+    """A JSON value as the CSV writes it and csv.QUOTE_NONNUMERIC reads it back: numbers as floats,
+    the rest as (spreadsheet-safe) text."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return safe_cell(value) if value is not None else ""
+    return float(value)
+
+
+def test_the_bulk_download_reads_back_to_what_the_api_answers(client: Client, imported_history: Path) -> None:
+    document = json.loads(read_bulk(client, "json"))
+    visible = visible_snapshots()
+    assert len(document["rows"]) == ListEntry.objects.filter(snapshot__in=visible).count() > 5000
+    assert len(document["lists"]) == visible.count()
+    assert [column["name"] for column in document["columns"]] == list(complete_fields(with_custom=False))
+
+    text = read_bulk(client, "csv").decode()
+    reader = csv.reader(io.StringIO(text), quoting=csv.QUOTE_NONNUMERIC)
+    header = next(reader)
+    assert header == list(complete_fields(with_custom=False))
+    csv_rows = [dict(zip(header, row, strict=True)) for row in reader]
+    assert len(csv_rows) == len(document["rows"])
+
+    by_list: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for row in document["rows"]:
+        by_list.setdefault((row["list_url"], row["list_version"]), []).append(row)
+    for summary in document["lists"]:
+        snapshot = ListSnapshot.objects.get(
+            release__name=summary["release"], kind=summary["kind"], version=summary["version"]
+        )
+        answer = get(
+            client, f"/api/v1/lists/{snapshot.release.slug}/{snapshot.kind}/?version={snapshot.version}"
+        )
+        api = answer.json()
+        assert {key: api[key] for key in summary} == summary
+        rows = by_list[(api["rows"][0]["list_url"], snapshot.version)] if api["rows"] else []
+        assert rows == api["rows"], f"{snapshot}: the bulk rows differ from the API's"
+    for written, row in zip(csv_rows, document["rows"], strict=True):
+        assert written == {name: as_written(value) for name, value in row.items()}
+
+
+@pytest.mark.django_db
+def test_the_bulk_download_holds_only_what_everyone_may_see(client: Client, settings: Any) -> None:
+    public = make_release(name="SC50")
+    publish_list(public, "io500", [make_submission(release=public)])
+    embargoed = make_release(name="SC51", embargo_end=timezone.now() + datetime.timedelta(days=3))
+    hidden_list = make_submission(
+        release=embargoed, source=Submission.Source.UPLOAD, review_state=ReviewState.PUBLISHED
+    )
+    publish_list(embargoed, "io500", [hidden_list])
+    draft = make_submission(
+        release=public, source=Submission.Source.UPLOAD, review_state=ReviewState.ACCEPTED
+    )
+    ListSnapshot.objects.create(release=public, kind="full").entries.create(
+        rank=1, submission=draft, score=1.0
+    )
+    unlisted = make_submission(
+        release=public, source=Submission.Source.UPLOAD, review_state=ReviewState.SUBMITTED
+    )
+
+    document = json.loads(read_bulk(client, "json"))
+    ids = {row["id"] for row in document["rows"]}
+    assert [summary["release"] for summary in document["lists"]] == ["SC50"]
+    assert not ids & {hidden_list.pk, draft.pk, unlisted.pk}
+    text = read_bulk(client, "csv").decode()
+    assert "SC51" not in text and f"/submissions/{hidden_list.pk}/" not in text
+
+    # The embargo ends: the release's list is in the next file built.
+    embargoed.embargo_end = timezone.now() - datetime.timedelta(minutes=1)
+    embargoed.save(update_fields=["embargo_end"])
+    list_cache_invalidate()
+    document = json.loads(read_bulk(client, "json"))
+    assert [summary["release"] for summary in document["lists"]] == ["SC50", "SC51"]
+
+
+@pytest.mark.django_db
+def test_the_bulk_download_is_built_once_and_then_served_from_the_cache(
+    client: Client, django_assert_num_queries: Any
+) -> None:
+    release = make_release(name="SC52")
+    publish_list(release, "io500", [make_submission(release=release) for _ in range(3)])
+    first = get(client, "/lists/all.csv.gz")
+    with django_assert_num_queries(0):
+        again = get(client, "/lists/all.csv.gz")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert first["X-Rows"] == "3" and first["X-Lists"] == "1"
+    not_modified = client.get("/lists/all.csv.gz", headers={"If-None-Match": first["ETag"]})
+    assert not_modified.status_code == 304
+
+    # A publish moves the list generation on: the next request builds the file anew.
+    publish_list(release, "full", [make_submission(release=release)])
+    list_cache_invalidate()
+    assert get(client, "/lists/all.csv.gz")["X-Rows"] == "4"
+
+
+@pytest.mark.django_db
+def test_while_another_process_builds_the_file_the_client_is_asked_to_come_back(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bulk, "WAIT_FOR_BUILD_SECONDS", 0.3)
+    cache.add(f"{bulk._key('json')}:building", "another process", 60)
+    response = client.get("/lists/all.json.gz")
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert "being prepared" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_the_openapi_schema_documents_the_bulk_download_and_the_columns(client: Client) -> None:
+    schema = get(client, "/api/schema/", Accept="application/json").content.decode()
+    assert "/lists/all.{fmt}.gz" in schema and "application/gzip" in schema
+    assert "ior-easy-write (GiB/s)" in schema and "list_entry_id" in schema and "information_system" in schema
