@@ -81,7 +81,7 @@ def list_body_render(
     return ListBody(
         title=f"{release.name} {context['kind_label']} list",
         html=html,
-        cache_seconds=cache_seconds if snapshot is not None else 0,
+        cache_seconds=cache_seconds if snapshot is not None and context["cacheable"] else 0,
     )
 
 

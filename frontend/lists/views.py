@@ -16,6 +16,7 @@ from registry.core.generations import LIST_CACHE_SECONDS
 from registry.lists.rows import (
     CUSTOM_FIELDS,
     ROW_FIELDS,
+    SUBLIST_FIELDS,
     list_payload,
     list_rows_cached,
     resolve_list,
@@ -102,7 +103,12 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
         response: HttpResponse = JsonResponse(list_payload(snapshot, result), json_dumps_params={"indent": 1})
     else:
         response = HttpResponse(
-            rows_csv(result.rows, with_custom=result.weights is not None, provenance=snapshot.provenance),
+            rows_csv(
+                result.rows,
+                with_custom=result.custom,
+                with_sublist=result.sublist,
+                provenance=snapshot.provenance,
+            ),
             content_type="text/csv",
         )
     response["X-List-Provenance"] = snapshot.provenance
@@ -110,11 +116,21 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
     return response
 
 
-def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, provenance: str) -> str:
+def rows_csv(
+    rows: list[dict[str, Any]], *, with_custom: bool, provenance: str, with_sublist: bool = False
+) -> str:
     """The rows as CSV; every row names the list's provenance, so a reconstructed list cannot pass
     for io500.org's once a spreadsheet has lost the file name. Submitter-typed names are made safe to
-    open in a spreadsheet (frontend.lists.csv_cells)."""
-    fields = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), "list_provenance")
+    open in a spreadsheet (frontend.lists.csv_cells). A sublist's rows carry their rank inside it
+    next to the official one."""
+    sublist = SUBLIST_FIELDS if with_sublist else ()
+    fields = (
+        ROW_FIELDS[0],
+        *sublist,
+        *ROW_FIELDS[1:],
+        *(CUSTOM_FIELDS if with_custom else ()),
+        "list_provenance",
+    )
     return csv_text(fields, ({**row, "list_provenance": provenance} for row in rows))
 
 
