@@ -204,7 +204,8 @@ def canonical_params(params: QueryDict, result: RowsResult) -> QueryDict:
     typed, so that the form still shows it)."""
     if not result.formula or params.get("formula") == result.formula:
         return params
-    canonical = params.copy()
+    # Built from the names a list page reads only (the public cache's rule), never a copy of all.
+    canonical = page_params(params)
     canonical["formula"] = result.formula
     return canonical
 

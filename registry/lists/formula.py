@@ -128,7 +128,7 @@ Node = Number | Name | Negate | Binary | Call
 
 @dataclass(frozen=True)
 class Token:
-    kind: str  # number, name, operator, "(", ")", ",", end
+    kind: str  # number, name, operator, "(", ")", ",", invalid (a character no formula holds), end
     text: str
     position: int  # 1-based
 
@@ -176,18 +176,23 @@ def tokens(text: str) -> Iterator[Token]:
             continue
         operator = next((op for op in _OPERATORS if text.startswith(op, index)), None)
         if operator is None:
-            shown = text[index]
-            printable = shown.isprintable() and not shown.isspace()
-            described = f'"{shown}"' if printable else f"U+{ord(shown):04X}"
-            raise FormulaError(
-                f"{described} is not part of a formula: use numbers, names, + - * / ^, parentheses "
-                "and commas.",
-                position,
-            )
+            # Reported when the parser reaches it, so that an earlier mistake is named first.
+            yield Token("invalid", text[index], position)
+            index += 1
+            continue
         kind = operator if operator in ("(", ")", ",") else "operator"
         yield Token(kind, "^" if operator == "**" else operator, position)
         index += len(operator)
     yield Token("end", "", len(text) + 1)
+
+
+def _invalid(token: Token) -> FormulaError:
+    shown = token.text
+    described = f'"{shown}"' if shown.isprintable() and not shown.isspace() else f"U+{ord(shown):04X}"
+    return FormulaError(
+        f"{described} is not part of a formula: use numbers, names, + - * / ^, parentheses and commas.",
+        token.position,
+    )
 
 
 class _Parser:
@@ -213,6 +218,8 @@ class _Parser:
     def formula(self) -> Node:
         node = self.sum()
         token = self.current
+        if token.kind == "invalid":
+            raise _invalid(token)
         if token.kind != "end":
             if token.kind == ")":
                 raise FormulaError('this ")" closes no open parenthesis.', token.position)
@@ -274,6 +281,8 @@ class _Parser:
             return inner
         if token.kind == "end":
             raise FormulaError("the formula ends where a value is expected.", token.position)
+        if token.kind == "invalid":
+            raise _invalid(token)
         raise FormulaError(f'a value is expected here, not "{token.text}".', token.position)
 
     def close(self, opening: Token) -> None:

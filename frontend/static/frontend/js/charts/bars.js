@@ -53,7 +53,8 @@ export function drawBarPanels(el, d3, { panels, series, median = null, labels = 
         .attr("data-phase", (c) => c)
         .attr("text-anchor", "middle")
         .attr("x", (c) => x0(c) + x1(0) + x1.bandwidth() / 2)
-        .attr("y", (c) => y(first.value(c)) - 5)
+        // Above the bar and above its median mark, so that the two never cross.
+        .attr("y", (c) => Math.min(y(first.value(c)), median && median(c) > 0 ? y(median(c)) : Infinity) - 5)
         .text((c) => labels(c).text);
     }
     if (median) {
