@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils import timezone
 
@@ -179,37 +180,45 @@ PUBLISHED_PHASE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def phase_values(*, submission_ids: Iterable[int]) -> dict[int, dict[str, float]]:
-    """The 12 scored phase values of each submission (two queries whatever the count).
+def phase_values(
+    *, submission_ids: Iterable[int], phases: Collection[str] = SCORED_PHASES
+) -> dict[int, dict[str, float]]:
+    """The values of these phases (the 12 scored ones unless told) of each submission (two queries
+    whatever the count).
 
     The re-verified primary run wins; imported history without raw files falls back to the values
-    io500.org published for it.
+    io500.org published for it (only the keys asked for are read from its record).
     """
     ids = list(set(submission_ids))
     values: dict[int, dict[str, float]] = {pk: {} for pk in ids}
     measured = PhaseResult.objects.filter(
-        result__submission_id__in=ids, result__is_primary=True, name__in=SCORED_PHASES, value__isnull=False
+        result__submission_id__in=ids, result__is_primary=True, name__in=list(phases), value__isnull=False
     ).values_list("result__submission_id", "name", "value")
     for pk, name, value in measured:
         if value is not None:
             values[pk][name] = float(value)
-    # Only runs missing phases need io500.org's record (a large JSON document per submission).
-    incomplete = [pk for pk, phases in values.items() if len(phases) < len(SCORED_PHASES)]
+    published_phases = [phase for phase in phases if phase in PUBLISHED_PHASE_FIELDS]
+    incomplete = [pk for pk, found in values.items() if any(phase not in found for phase in published_phases)]
     if not incomplete:
         return values
-    published = Submission.objects.filter(pk__in=incomplete).values_list("pk", "published_record")
-    for pk, record in published:
-        if not isinstance(record, dict):
-            continue
-        for phase, names in PUBLISHED_PHASE_FIELDS.items():
-            if phase in values[pk]:
-                continue
-            number = next(
-                (_positive(record.get(name)) for name in names if _positive(record.get(name))), None
-            )
+    keys = sorted({key for phase in published_phases for key in PUBLISHED_PHASE_FIELDS[phase]})
+    columns = {f"record_{index}": KT(f"published_record__{key}") for index, key in enumerate(keys)}
+    published = Submission.objects.filter(pk__in=incomplete).annotate(**columns).values_list("pk", *columns)
+    for pk, *texts in published:
+        record = dict(zip(keys, texts, strict=True))
+        for phase in published_phases:
+            number = None if phase in values[pk] else published_phase_value(record, phase)
             if number is not None:
                 values[pk][phase] = number
     return values
+
+
+def published_phase_value(record: Mapping[str, Any], phase: str) -> float | None:
+    """The value io500.org published for a phase (its first positive column), else None."""
+    return next(
+        (number for key in PUBLISHED_PHASE_FIELDS.get(phase, ()) if (number := _positive(record.get(key)))),
+        None,
+    )
 
 
 def _positive(raw: Any) -> float | None:

@@ -21,6 +21,8 @@ from submissions.models import (
     Submission,
     SystemDescription,
 )
+from submissions.placement.selectors import submission_placement
+from submissions.placement.serializers import PlacementSerializer
 from submissions.selectors import (
     submission_findings_ordered,
     submission_primary_result,
@@ -202,6 +204,9 @@ class SubmissionDetailSerializer(SubmissionSummarySerializer):
     system = serializers.SerializerMethodField()
     archive = serializers.SerializerMethodField()
     files = serializers.SerializerMethodField(help_text="Every stored file: the archive, job script, output.")
+    placement = serializers.SerializerMethodField(
+        help_text="Each phase's percentile among comparable public runs (as the submission page shows it)."
+    )
 
     @extend_schema_field(FindingSerializer(many=True))
     def get_findings(self, obj: Submission) -> list[dict[str, Any]]:
@@ -221,6 +226,10 @@ class SubmissionDetailSerializer(SubmissionSummarySerializer):
     def get_archive(self, obj: Submission) -> dict[str, Any] | None:
         archive = submission_result_archive(submission=obj)
         return dict(ArchiveSerializer(archive, context=self.context).data) if archive else None
+
+    @extend_schema_field(PlacementSerializer)
+    def get_placement(self, obj: Submission) -> dict[str, Any]:
+        return submission_placement(submission=obj)
 
     @extend_schema_field(ArchiveSerializer(many=True))
     def get_files(self, obj: Submission) -> list[dict[str, Any]]:

@@ -27,8 +27,10 @@ from frontend.charts.digests import (
 from frontend.charts.kinds import kind_name, kinds_for
 from frontend.charts.selectors import SubmissionHead
 from frontend.charts.shapes import (
+    bars_placed,
     history_points,
     phase_bars,
+    placement_summary,
     radar,
     rank_rows,
     rank_summary,
@@ -40,6 +42,7 @@ from frontend.charts.shapes import (
 from registry.models import ListKind, Release
 from scoring.configs import config_table
 from scoring.model import SCORED_PHASES
+from submissions.placement.selectors import submission_placement_by_id
 
 RADAR_TOP = 5
 RowsLoader = Callable[[], list[dict[str, Any]]]
@@ -142,13 +145,15 @@ def submission_phases_data(*, head: SubmissionHead) -> dict[str, Any]:
         fallback = selectors.phase_values(submission_ids=[head.pk])[head.pk]
         context = selectors.context_snapshot_for(submission_id=head.pk, release_id=head.release_id)
         medians = _list_medians(context["id"]) if context else {}
-        bars = phase_bars(phases, fallback, medians)
+        placement = submission_placement_by_id(submission_id=head.pk)
+        bars = bars_placed(phase_bars(phases, fallback, medians), placement)
         return {
             "submission": head.pk,
             "label": head.label,
             "context": {"title": context["title"], "kind": context["kind"]} if context else None,
             "phases": bars,
             "measured": bool(phases),
+            "placement": placement_summary(placement),
         }
 
     return charts_cached("submission-phases", (head.pk, head.updated_at), build)

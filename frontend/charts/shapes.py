@@ -304,6 +304,57 @@ def phase_bars(
     return bars
 
 
+PLACEMENT_SCOPES = ("comparable", "node_range", "ten_node")
+
+
+def bars_placed(bars: list[dict[str, Any]], placement: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The phase bars with each phase's standing among comparable runs (submissions.placement),
+    drawn next to the bar; a phase without one says why."""
+    placed = {row["phase"]: row for row in (placement or {}).get("phases", [])}
+    for bar in bars:
+        row = placed.get(bar["phase"])
+        bar["placement"] = (
+            {
+                "comparable_with": row["comparable_with"],
+                **{scope: percentile_labelled(row.get(scope)) for scope in PLACEMENT_SCOPES},
+                "missing": row.get("missing", {}),
+            }
+            if row is not None
+            else None
+        )
+    return bars
+
+
+def percentile_labelled(standing: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A standing with its label: "P87" for a run ahead of at least 87% of the others (rounded
+    down, so P100 is only ever the run ahead of all of them)."""
+    if standing is None:
+        return None
+    percentile = standing.get("percentile")
+    label = f"P{math.floor(percentile)}" if percentile is not None else None
+    return {**standing, "label": label}
+
+
+def placement_summary(placement: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What the switch next to the bars says: the scopes, the run's node range, and the standing
+    of the unscored phases it measured (no bar shows those)."""
+    if placement is None:
+        return None
+    summary = {key: placement[key] for key in ("mode", "nodes", "node_range", "scopes")}
+    summary["unscored"] = [
+        {
+            "phase": row["phase"],
+            "value": row["value"],
+            "comparable_with": row["comparable_with"],
+            **{scope: percentile_labelled(row.get(scope)) for scope in PLACEMENT_SCOPES},
+            "missing": row.get("missing", {}),
+        }
+        for row in placement.get("phases", [])
+        if row["phase"] not in SCORED_PHASES
+    ]
+    return summary
+
+
 def rank_unit(phase_unit_name: str) -> str:
     # IOR's per-rank CSV gives MiB/s; mdtest and find give items per second.
     return "MiB/s" if phase_unit_name == "GiB/s" else "items/s"

@@ -82,7 +82,9 @@ def list_body_render(
         title=f"{release.name} {context['kind_label']} list",
         html=html,
         # The list's citation prints today's date: kept until midnight at most.
-        cache_seconds=seconds_until_next_day(cap=cache_seconds) if snapshot is not None else 0,
+        cache_seconds=(
+            seconds_until_next_day(cap=cache_seconds) if snapshot is not None and context["cacheable"] else 0
+        ),
     )
 
 

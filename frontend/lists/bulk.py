@@ -86,14 +86,24 @@ def _ordered_snapshots() -> list[ListSnapshot]:
 def _lists_with_rows() -> Iterator[tuple[ListSnapshot, list[dict[str, Any]]]]:
     known: dict[int, KnownRun] = {}
     for snapshot in _ordered_snapshots():
-        rows = list_row_values(list_entries(snapshot=snapshot), with_custom=False)
+        rows = list_row_values(list_entries(snapshot=snapshot))
         yield snapshot, complete_rows(snapshot, rows, known=known)
 
 
 def list_summary(snapshot: ListSnapshot, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """A list's identity as the list API answers it, without its rows."""
-    payload = list_payload(snapshot, RowsResult(rows=rows, weights=None, weights_error="", filter_errors={}))
-    del payload["rows"], payload["custom_weights"]
+    payload = list_payload(snapshot, RowsResult(rows=rows, weights=None, filter_errors={}))
+    # What depends on a view of the list (weights, formula, filters, their statistics) is not in it.
+    for view_key in (
+        "rows",
+        "custom_weights",
+        "custom_formula",
+        "custom_errors",
+        "custom_notes",
+        "sublist",
+        "statistics",
+    ):
+        del payload[view_key]
     return payload
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
-from registry.lists.rows import ROW_PARAMS, list_rows_cached
+from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
     list_verdicts,
@@ -67,7 +67,9 @@ CUSTOM_COLUMNS = (
     Column("custom_score", "Custom score", "custom", numeric=True, first_descending=True),
     Column("custom_rank", "Custom #", None, numeric=True),
 )
-FILTER_PARAMS = ("q", "filesystem", "vendor", "nodes_min", "nodes_max", "year")
+# Next to the official rank when filters make the list a sublist.
+SUBLIST_COLUMN = Column("sublist_rank", "Sublist #", None, numeric=True)
+FILTER_PARAMS = SUBLIST_PARAMS
 # The query parameters that change what a list page shows; links keep these and drop the rest
 # (tracking tags and the like), so that every view of a list has one cache entry.
 PAGE_PARAMS = (*ROW_PARAMS, "version")
@@ -179,8 +181,8 @@ def query_with(params: QueryDict, **changes: str | None) -> str:
     return f"?{encoded}" if encoded else ""
 
 
-def header(params: QueryDict, column: Column) -> dict[str, Any]:
-    current = params.get("o", "")
+def header(params: QueryDict, column: Column, current: str) -> dict[str, Any]:
+    """A column head; `current` is the sort in effect (a formula ranks by itself unless told)."""
     state = ""
     link = None
     if column.sort is not None:
@@ -192,6 +194,22 @@ def header(params: QueryDict, column: Column) -> dict[str, Any]:
             target = f"-{column.sort}" if column.first_descending else column.sort
         link = query_with(params, o=target)
     return {"column": column, "link": link, "state": state}
+
+
+def table_columns(result: RowsResult) -> tuple[Column, ...]:
+    columns = (COLUMNS[0], SUBLIST_COLUMN, *COLUMNS[1:]) if result.sublist else COLUMNS
+    return columns + (CUSTOM_COLUMNS if result.custom else ())
+
+
+def canonical_params(params: QueryDict, result: RowsResult) -> QueryDict:
+    """The query with the formula as the site writes it (a formula that cannot be read stays as
+    typed, so that the form still shows it)."""
+    if not result.formula or params.get("formula") == result.formula:
+        return params
+    # Built from the names a list page reads only (the public cache's rule), never a copy of all.
+    canonical = page_params(params)
+    canonical["formula"] = result.formula
+    return canonical
 
 
 def submission_url_prefix() -> str:
@@ -213,6 +231,8 @@ def list_context(
         "releases": list(release_list()),
         "filters": {name: params.get(name, "") for name in FILTER_PARAMS},
         "sort": params.get("o", ""),
+        "formula": params.get("formula", ""),
+        "cacheable": True,
         "w_bw": params.get("w_bw", ""),
         "w_md": params.get("w_md", ""),
         "has_filters": has_filters,
@@ -224,18 +244,28 @@ def list_context(
     if snapshot is None:
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
-    columns = COLUMNS + (CUSTOM_COLUMNS if result.weights else ())
+    columns = table_columns(result)
+    # Links write the formula in its one canonical spelling, which the caches keep.
+    params = canonical_params(params, result)
     querystring = query_with(params)
     base = {"release": release.slug, "kind": kind}
+    current_sort = params.get("o", "") or ("-custom" if result.formula else "")
     context.update(
         {
             "rows": result.rows,
             "rows_html": rows_html(
-                result.rows, detail_prefix=submission_url_prefix(), with_custom=result.weights is not None
+                result.rows,
+                detail_prefix=submission_url_prefix(),
+                with_custom=result.custom,
+                with_sublist=result.sublist,
             ),
             "result": result,
-            "headers": [header(params, column) for column in columns],
+            "formula": result.formula or params.get("formula", ""),
+            "headers": [header(params, column, current_sort) for column in columns],
             "columns": columns,
+            "share_url": reverse("frontend:list", kwargs=base) + querystring,
+            # A formula in another spelling is answered but never kept (nor marked public).
+            "cacheable": result.canonical,
             "facets": list_facets(snapshot=snapshot),
             "versions": snapshot_versions(release=release, kind=kind),
             "csv_url": reverse("frontend:list-download", kwargs={**base, "fmt": "csv"}) + querystring,

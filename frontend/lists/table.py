@@ -41,7 +41,19 @@ def _badge(row: Mapping[str, Any]) -> str:
     )
 
 
-def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -> str:
+def custom_number(value: float | None) -> str:
+    """A custom score: two decimals where that shows it, else three significant digits (a formula
+    may give 0.00042 or 3.1e12)."""
+    if value is None:
+        return ""
+    if value == 0 or 0.01 <= abs(value) < 1e9:
+        return two_decimals(value)
+    return f"{value:.3g}"
+
+
+def row_html(
+    row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool, with_sublist: bool = False
+) -> str:
     pk = int(row["id"])
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
@@ -51,6 +63,11 @@ def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -
         f'<td class="col-compare"><input type="checkbox" name="id" value="{pk}" form="compare-form"'
         f' aria-label="Compare #{rank} {system}"></td>',
         f'<td class="num rank col-rank"><a href="{href}">{rank}</a></td>',
+        *(
+            [f'<td class="num sublist-rank col-sublist_rank">{_text(row.get("sublist_rank"))}</td>']
+            if with_sublist
+            else []
+        ),
         f'<td class="col-release">{_text(row.get("release"))}</td>',
         f'<td class="col-institution">{_text(row.get("institution"))}</td>',
         f'<td class="col-system"><a href="{href}">{system}</a></td>',
@@ -65,15 +82,20 @@ def row_html(row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool) -
         f'<td class="col-submitter">{_text(row.get("submitter"))}</td>',
     ]
     if with_custom:
-        custom_score = two_decimals(row.get("custom_score"))
+        custom_score = custom_number(row.get("custom_score"))
         cells.append(f'<td class="num custom-col col-custom_score">{custom_score}</td>')
         cells.append(f'<td class="num custom-col col-custom_rank">{_text(row.get("custom_rank"))}</td>')
     return f'<tr data-submission="{pk}">{"".join(cells)}</tr>'
 
 
-def rows_html(rows: Iterable[Mapping[str, Any]], *, detail_prefix: str, with_custom: bool) -> SafeString:
+def rows_html(
+    rows: Iterable[Mapping[str, Any]], *, detail_prefix: str, with_custom: bool, with_sublist: bool = False
+) -> SafeString:
     """The <tr> elements of a list table; `detail_prefix` is the submission page URL without the id
     (reversed once per page instead of once per row)."""
-    html = "\n".join(row_html(row, detail_prefix=detail_prefix, with_custom=with_custom) for row in rows)
+    html = "\n".join(
+        row_html(row, detail_prefix=detail_prefix, with_custom=with_custom, with_sublist=with_sublist)
+        for row in rows
+    )
     # Safe: every value above went through html.escape.
     return mark_safe(html)

@@ -103,18 +103,20 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
         response: HttpResponse = JsonResponse(payload, json_dumps_params={"indent": 1})
     else:
         response = HttpResponse(
-            rows_csv(result.rows, with_custom=result.weights is not None), content_type="text/csv"
+            rows_csv(result.rows, with_custom=result.custom, with_sublist=result.sublist),
+            content_type="text/csv",
         )
     response["X-List-Provenance"] = snapshot.provenance
     response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
     return response
 
 
-def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool) -> str:
+def rows_csv(rows: list[dict[str, Any]], *, with_custom: bool, with_sublist: bool = False) -> str:
     """The complete rows as CSV (registry.lists.complete). Every row names its list and the list's
     provenance, so a reconstructed list cannot pass for io500.org's once a spreadsheet has lost the
-    file name. Submitter-typed names are made safe to open in a spreadsheet (frontend.lists.csv_cells)."""
-    return csv_text(complete_fields(with_custom=with_custom), rows)
+    file name. Submitter-typed names are made safe to open in a spreadsheet (frontend.lists.csv_cells).
+    A sublist's rows carry their rank inside it next to the official one."""
+    return csv_text(complete_fields(with_custom=with_custom, with_sublist=with_sublist), rows)
 
 
 @require_GET

@@ -32,6 +32,7 @@ VALUE_SHAPES: dict[str, Pattern[str]] = {
     "q": _FREE_TEXT,
     "filesystem": _FREE_TEXT,
     "vendor": _FREE_TEXT,
+    "institution_type": _FREE_TEXT,
     "nodes_min": _COUNT,
     "nodes_max": _COUNT,
     "year": re.compile(r"(?:19|20)\d\d"),

@@ -53,6 +53,9 @@ class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
     )
     custom_score = serializers.FloatField(required=False, allow_null=True)
     custom_rank = serializers.IntegerField(required=False, allow_null=True)
+    sublist_rank = serializers.IntegerField(
+        required=False, help_text="With filters: the entry's rank among the entries that match them."
+    )
 
 
 def column_field(column: Column) -> serializers.Field[Any, Any, Any, Any]:
@@ -118,6 +121,20 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="The public files the entries come from, and what they lack."
     )
     custom_weights = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    custom_formula = serializers.CharField(
+        allow_null=True, help_text="The formula the custom score comes from, as the site writes it."
+    )
+    custom_errors = serializers.ListField(
+        child=serializers.CharField(), help_text="What was wrong with the custom weights or formula."
+    )
+    custom_notes = serializers.ListField(
+        child=serializers.CharField(), help_text="Why some entries have no custom score."
+    )
+    sublist = serializers.BooleanField(help_text="Filters were given; the rows carry sublist_rank.")
+    statistics = serializers.DictField(
+        allow_null=True,
+        help_text="Count, best/median/geometric mean/lowest of score, bw and md, client nodes, and shares.",
+    )
     count = serializers.IntegerField()
     columns = ColumnSerializer(
         many=True, help_text="What each key of a row holds, in the CSV's column order."
@@ -139,6 +156,24 @@ QUERY_PARAMETERS = [
     ),
     OpenApiParameter("w_bw", OpenApiTypes.NUMBER, description="Custom ranking weight of bandwidth (0-100)."),
     OpenApiParameter("w_md", OpenApiTypes.NUMBER, description="Custom ranking weight of metadata (0-100)."),
+    OpenApiParameter(
+        "formula",
+        OpenApiTypes.STR,
+        description=(
+            "Custom ranking formula over score, bw, md, nodes, procs and the phases (ior_easy_write, ...), "
+            "e.g. sqrt(ior_easy_write * ior_hard_write) / nodes; rows are sorted by it unless o is given."
+        ),
+    ),
+    OpenApiParameter(
+        "reproducibility",
+        OpenApiTypes.STR,
+        description="Reproducibility level: undefined, limited, proprietary or fully_reproducible.",
+    ),
+    OpenApiParameter(
+        "institution_type",
+        OpenApiTypes.STR,
+        description="Institution type, where the system description states one (exact, any case).",
+    ),
     OpenApiParameter(
         "version", OpenApiTypes.INT, description="An earlier published version of a corrected list."
     ),

@@ -23,6 +23,7 @@ here, while `id` stays the registry's submission id that existing consumers rely
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -41,6 +42,7 @@ from registry.lists.rows import (
     CUSTOM_FIELDS,
     ROW_FIELDS,
     ROW_PARAMS,
+    SUBLIST_FIELDS,
     RowsResult,
     list_payload,
     list_rows_cached,
@@ -384,10 +386,17 @@ RUN_COLUMN_NAMES = (
 )
 
 
-def complete_fields(*, with_custom: bool) -> tuple[str, ...]:
+def complete_fields(*, with_custom: bool, with_sublist: bool = False) -> tuple[str, ...]:
     """The CSV header: the page's columns (and custom ones) first, so that existing consumers that
-    read columns by position find them where they were."""
-    head = (*ROW_FIELDS, *(CUSTOM_FIELDS if with_custom else ()), PROVENANCE_COLUMN.name)
+    read columns by position find them where they were; a sublist's own rank follows the official one."""
+    sublist = SUBLIST_FIELDS if with_sublist else ()
+    head = (
+        ROW_FIELDS[0],
+        *sublist,
+        *ROW_FIELDS[1:],
+        *(CUSTOM_FIELDS if with_custom else ()),
+        PROVENANCE_COLUMN.name,
+    )
     return (*head, *(column.name for column in COMPLETE_COLUMNS[len(PAGE_COLUMNS) + 1 :]))
 
 
@@ -715,7 +724,7 @@ def list_rows_complete(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> 
     result = list_rows_cached(snapshot=snapshot, params=params)
     key = ""
     # Only the views the site's own links ask for are kept, as for the page's rows.
-    if result.cache_key and canonical_values(params, ROW_PARAMS):
+    if result.cache_key and result.canonical and canonical_values(params, ROW_PARAMS):
         # The site address is in every row (permalinks): a changed SITE_URL must not reuse rows.
         key = (
             f"{result.cache_key}:complete:{hashlib.sha256(str(settings.SITE_URL).encode()).hexdigest()[:12]}"
@@ -723,13 +732,7 @@ def list_rows_complete(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> 
         cached = cache.get(key)
         if isinstance(cached, RowsResult):
             return cached
-    complete = RowsResult(
-        rows=complete_rows(snapshot, result.rows),
-        weights=result.weights,
-        weights_error=result.weights_error,
-        filter_errors=result.filter_errors,
-        cache_key=key,
-    )
+    complete = dataclasses.replace(result, rows=complete_rows(snapshot, result.rows), cache_key=key)
     if key:
         cache.set(key, complete, LIST_CACHE_SECONDS)
     return complete
@@ -740,4 +743,4 @@ def list_payload_complete(snapshot: ListSnapshot, result: RowsResult) -> dict[st
     the complete rows."""
     payload = list_payload(snapshot, result)
     rows = payload.pop("rows")
-    return {**payload, "columns": columns_described(with_custom=result.weights is not None), "rows": rows}
+    return {**payload, "columns": columns_described(with_custom=result.custom), "rows": rows}

@@ -10,6 +10,10 @@ from django.db.models.functions import Lower
 
 from registry.lists.selectors import search_q
 from registry.models import ListEntry
+from submissions.models import Reproducibility
+
+# The reproducibility levels as the URL spells them (?reproducibility=fully_reproducible).
+REPRODUCIBILITY_LEVELS = tuple(str(value) for value in Reproducibility.values)
 
 # URL name -> the annotated field of `selectors.list_entries` it sorts by (io500.org's sortable columns).
 SORT_FIELDS = {
@@ -66,6 +70,13 @@ class ListEntryFilter(django_filters.FilterSet):  # type: ignore[misc]
     )
     year = django_filters.NumberFilter(
         field_name="submission__release__publication_date__year", label="Year first listed"
+    )
+    reproducibility = django_filters.ChoiceFilter(
+        field_name="submission__reproducibility", choices=Reproducibility.choices, label="Reproducibility"
+    )
+    # Only where the submitter's system description names one (selectors.list_entries).
+    institution_type = django_filters.CharFilter(
+        field_name="institution_type", lookup_expr="iexact", label="Institution type"
     )
     o = ListOrderingFilter(fields=tuple((name, name) for name in SORT_FIELDS), label="Sort")
 

@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Case, F, FloatField, QuerySet, Value, When, Window
-from django.db.models.functions import Exp, Ln, RowNumber
+from django.db.models import F, QuerySet
 from django.http import Http404
 
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
 from registry.core.query_params import canonical_values
+from registry.lists.custom import (
+    SORT_NAME,
+    CustomRanking,
+    CustomWeights,
+    custom_apply,
+    custom_ranking,
+    sorted_by_custom,
+)
 from registry.lists.filters import ListEntryFilter
 from registry.lists.selectors import list_entries, release_get, snapshot_current
+from registry.lists.sublists import sublist_rank, sublist_statistics
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
 from submissions.models import Reproducibility, Submission
-
-MAX_WEIGHT = 100.0
+from submissions.selectors import phase_values
 
 # Column order of the CSV download; the JSON rows carry the same keys.
 ROW_FIELDS = (
@@ -41,88 +47,21 @@ ROW_FIELDS = (
     "submitter",
 )
 CUSTOM_FIELDS = ("custom_score", "custom_rank")
-
-
-class WeightsError(ValueError):
-    """The custom ranking weights in the URL are not usable."""
-
-
-@dataclass(frozen=True)
-class CustomWeights:
-    """A custom ranking: the weighted geometric mean BW^(w_bw/W) * MD^(w_md/W), W = w_bw + w_md.
-
-    Weights 1 and 1 give back the official score sqrt(BW * MD). It is shown next to the official
-    rank, never instead of it.
-    """
-
-    bw: float
-    md: float
-
-    @property
-    def bw_exponent(self) -> float:
-        return self.bw / (self.bw + self.md)
-
-    @property
-    def md_exponent(self) -> float:
-        return self.md / (self.bw + self.md)
-
-
-def parse_weights(params: Mapping[str, str]) -> CustomWeights | None:
-    raw_bw, raw_md = (params.get("w_bw") or "").strip(), (params.get("w_md") or "").strip()
-    if not raw_bw and not raw_md:
-        return None
-    try:
-        bw = float(raw_bw or "0")
-        md = float(raw_md or "0")
-    except ValueError as error:
-        raise WeightsError(
-            "The custom weights must be numbers, e.g. 2 for bandwidth and 1 for metadata."
-        ) from error
-    if not (0 <= bw <= MAX_WEIGHT and 0 <= md <= MAX_WEIGHT) or not math.isfinite(bw + md):
-        raise WeightsError(f"The custom weights must lie between 0 and {MAX_WEIGHT:g}.")
-    if bw + md == 0:
-        raise WeightsError("At least one custom weight must be above 0.")
-    return CustomWeights(bw=bw, md=md)
+SUBLIST_FIELDS = ("sublist_rank",)
 
 
 @dataclass
 class ListRows:
     filterset: ListEntryFilter
     entries: QuerySet[ListEntry]
-    weights: CustomWeights | None
-    weights_error: str
+    ranking: CustomRanking
 
 
 def list_rows(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> ListRows:
-    weights_error = ""
-    try:
-        weights = parse_weights(params)
-    except WeightsError as error:
-        weights, weights_error = None, str(error)
     queryset = list_entries(snapshot=snapshot)
-    if weights is not None:
-        total = weights.bw + weights.md
-        queryset = queryset.annotate(
-            custom_score=Case(
-                When(
-                    bw__gt=0,
-                    md__gt=0,
-                    then=Exp(
-                        (Value(weights.bw) * Ln(F("bw")) + Value(weights.md) * Ln(F("md"))) / Value(total),
-                        output_field=FloatField(),
-                    ),
-                ),
-                default=None,
-                output_field=FloatField(),
-            ),
-        ).annotate(
-            custom_rank=Window(
-                RowNumber(), order_by=[F("custom_score").desc(nulls_last=True), F("rank").asc()]
-            )
-        )
     filterset = ListEntryFilter(data=params, queryset=queryset)
     entries = filterset.qs if filterset.is_valid() else queryset.none()
-    return ListRows(filterset=filterset, entries=entries, weights=weights, weights_error=weights_error)
+    return ListRows(filterset=filterset, entries=entries, ranking=custom_ranking(params))
 
 
 # What each row reads besides the annotations of `selectors.list_entries`: plain columns through
@@ -153,7 +92,7 @@ def publication_name(values: Mapping[str, Any]) -> str | None:
     return full_name or values["submitter_username"]
 
 
-def entry_row(values: Mapping[str, Any], *, with_custom: bool = False) -> dict[str, Any]:
+def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
     """One list row from the values() of `list_row_values`."""
     reproducibility = values["submission_reproducibility"]
     row: dict[str, Any] = {
@@ -174,55 +113,101 @@ def entry_row(values: Mapping[str, Any], *, with_custom: bool = False) -> dict[s
         "reproducibility_label": REPRODUCIBILITY_LABELS.get(reproducibility, reproducibility),
         "submitter": publication_name(values),
     }
-    if with_custom:
-        row["custom_score"] = values.get("custom_score")
-        row["custom_rank"] = values.get("custom_rank")
     return row
 
 
-def list_row_values(entries: QuerySet[ListEntry], *, with_custom: bool) -> list[dict[str, Any]]:
+def list_row_values(entries: QuerySet[ListEntry]) -> list[dict[str, Any]]:
     """The rows of a filtered and ordered list in one query, as plain dictionaries."""
-    custom = ("custom_score", "custom_rank") if with_custom else ()
-    values = entries.values("rank", "score", "bw", "md", *ANNOTATED_COLUMNS, *custom, **ROW_COLUMNS)
-    return [entry_row(row, with_custom=with_custom) for row in values]
+    values = entries.values("rank", "score", "bw", "md", *ANNOTATED_COLUMNS, **ROW_COLUMNS)
+    return [entry_row(row) for row in values]
 
 
+# The filters that make a sublist (ranked anew among its own entries, with its own statistics).
+SUBLIST_PARAMS = (
+    "q",
+    "filesystem",
+    "vendor",
+    "nodes_min",
+    "nodes_max",
+    "year",
+    "reproducibility",
+    "institution_type",
+)
 # Only these query parameters change the rows; anything else (e.g. tracking tags) shares the cache entry.
-ROW_PARAMS = ("q", "filesystem", "vendor", "nodes_min", "nodes_max", "year", "o", "w_bw", "w_md")
+ROW_PARAMS = (*SUBLIST_PARAMS, "o", "w_bw", "w_md", "formula")
 
 
 @dataclass(frozen=True)
 class RowsResult:
     rows: list[dict[str, Any]]
     weights: CustomWeights | None
-    weights_error: str
     filter_errors: dict[str, list[str]]
+    # The canonical text of the formula the custom score comes from; "" for weights or none.
+    formula: str = ""
+    # What was wrong with the custom weights or formula, and why entries have no custom score.
+    custom_errors: tuple[str, ...] = ()
+    custom_notes: tuple[str, ...] = ()
+    # Filters were given: the rows carry their rank inside the sublist.
+    sublist: bool = False
+    statistics: dict[str, Any] | None = None
+    # Whether an answer built from this query may be kept (the formula as the site's links write it).
+    canonical: bool = True
     # Names this exact view of a published list; empty for drafts, which must never be cached.
     cache_key: str = ""
+
+    @property
+    def custom(self) -> bool:
+        return bool(self.formula) or self.weights is not None
+
+
+def _rows_key(snapshot: ListSnapshot, relevant: tuple[tuple[str, str], ...]) -> str:
+    digest = hashlib.sha256(repr(relevant).encode()).hexdigest()[:32]
+    return f"lists:rows:{list_cache_generation()}:{snapshot.pk}:{snapshot.status}:{digest}"
 
 
 def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
     """The serialised rows of one list view, cached until the next publish (or import) bumps the
     list cache generation. Published snapshots never change, so the cache cannot go stale."""
     relevant = tuple((name, str(params.get(name, ""))) for name in ROW_PARAMS if params.get(name))
-    digest = hashlib.sha256(repr(relevant).encode()).hexdigest()[:32]
-    key = f"lists:{list_cache_generation()}:{snapshot.pk}:{snapshot.status}:{digest}"
+    key = _rows_key(snapshot, relevant)
     cached = cache.get(key)
     if isinstance(cached, RowsResult):
         return cached
-    result = list_rows(snapshot=snapshot, params=dict(relevant))
-    with_custom = result.weights is not None
-    rows = RowsResult(
-        rows=list_row_values(result.entries, with_custom=with_custom),
-        weights=result.weights,
-        weights_error=result.weights_error,
+    given = dict(relevant)
+    result = list_rows(snapshot=snapshot, params=given)
+    rows = list_row_values(result.entries)
+    ranking = result.ranking
+    formula = ranking.active
+    notes: list[str] = []
+    if formula is not None:
+        phases = (
+            phase_values(submission_ids=[row["id"] for row in rows], phases=formula.phases)
+            if formula.phases
+            else {}
+        )
+        notes = custom_apply(rows, formula, phases).notes
+        # A typed formula ranks the table by itself unless another sort is asked for.
+        ordering = given.get("o") or (f"-{SORT_NAME}" if ranking.formula is not None else "")
+        rows = sorted_by_custom(rows, ordering)
+    sublist = any(given.get(name) for name in SUBLIST_PARAMS)
+    if sublist:
+        sublist_rank(rows)
+    answer = RowsResult(
+        rows=rows,
+        weights=ranking.weights if ranking.formula is None else None,
         filter_errors={name: [str(e) for e in errors] for name, errors in result.filterset.errors.items()},
+        formula=ranking.formula.text if ranking.formula is not None else "",
+        custom_errors=ranking.errors,
+        custom_notes=tuple(notes),
+        sublist=sublist,
+        statistics=sublist_statistics(rows),
+        canonical=ranking.canonical,
         cache_key=key if snapshot.is_frozen else "",
     )
     # Only views the site's own links ask for are kept; other spellings of a value are answered anew.
-    if snapshot.is_frozen and canonical_values(params, ROW_PARAMS):
-        cache.set(key, rows, LIST_CACHE_SECONDS)
-    return rows
+    if snapshot.is_frozen and canonical_values(params, ROW_PARAMS) and ranking.canonical:
+        cache.set(key, answer, LIST_CACHE_SECONDS)
+    return answer
 
 
 def resolve_list(release: str, kind: str, version: str = "") -> tuple[Release, ListSnapshot | None]:
@@ -252,6 +237,11 @@ def list_payload(snapshot: ListSnapshot, result: RowsResult) -> dict[str, Any]:
         "official": snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED,
         "data_source": snapshot.source,
         "custom_weights": {"bw": result.weights.bw, "md": result.weights.md} if result.weights else None,
+        "custom_formula": result.formula or None,
+        "custom_errors": list(result.custom_errors),
+        "custom_notes": list(result.custom_notes),
+        "sublist": result.sublist,
+        "statistics": result.statistics,
         "count": len(result.rows),
         "rows": result.rows,
     }

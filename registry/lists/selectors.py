@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.db.models import CharField, Count, F, Min, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KT, KeyTextTransform
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
@@ -13,7 +14,7 @@ from registry.core.public_cache import seconds_until
 from registry.lists.membership import Candidate
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
 from scoring.rules.params import is_bundled_runner
-from submissions.models import ListCategory, Result, ReviewState, Submission
+from submissions.models import ListCategory, Reproducibility, Result, ReviewState, Submission
 
 VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
 HOME_KINDS = (ListKind.PRODUCTION, ListKind.RESEARCH, ListKind.IO500)
@@ -127,30 +128,61 @@ def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
             client_nodes=F("submission__system__client_nodes"),
             total_procs=F("submission__system__client_nodes") * F("submission__system__procs_per_node"),
             first_release_date=F("submission__release__publication_date"),
+            institution_type=institution_type(),
         )
         .order_by("rank")
     )
 
 
-def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[str]]:
-    """The file systems, vendors and years present in one list, for the filter drop-downs."""
+# Where a system description may name the kind of institution (university, laboratory, company...):
+# the registry's key and the IO500 questionnaire's prefixed spellings of it, as the submitter gave it.
+INSTITUTION_TYPE_KEYS = ("institution_type", "io500_info_institution_type", "information_institution_type")
+
+
+def institution_type() -> Coalesce:
+    """The institution type a submission's system description states, else null (not known)."""
+    stated = [
+        NullIf(KeyTextTransform(key, "submission__system__data"), Value("")) for key in INSTITUTION_TYPE_KEYS
+    ]
+    return Coalesce(*stated, output_field=CharField())
+
+
+def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[Any]]:
+    """The file systems, vendors, years, reproducibility levels and institution types present in
+    one list, for the filter drop-downs."""
     # Annotated names: passed as a tuple so the type checker does not look for them on the model.
-    fields = ("filesystem", "vendor", "submission__release__publication_date__year")
+    fields = (
+        "filesystem",
+        "vendor",
+        "submission__release__publication_date__year",
+        "submission__reproducibility",
+        "institution_type",
+    )
     rows = list_entries(snapshot=snapshot).values_list(*fields)
     filesystems: set[str] = set()
     vendors: set[str] = set()
     years: set[str] = set()
-    for filesystem, vendor, year in rows:
+    levels: set[str] = set()
+    institution_types: set[str] = set()
+    for filesystem, vendor, year, level, kind in rows:
         if filesystem:
             filesystems.add(filesystem)
         if vendor:
             vendors.add(vendor)
         if year:
             years.add(str(year))
+        if level:
+            levels.add(level)
+        if kind and kind.strip():
+            institution_types.add(kind.strip())
     return {
         "filesystems": sorted(filesystems, key=str.lower),
         "vendors": sorted(vendors, key=str.lower),
         "years": sorted(years),
+        "reproducibility": [
+            (str(value), str(label)) for value, label in Reproducibility.choices if value in levels
+        ],
+        "institution_types": sorted(institution_types, key=str.lower),
     }
 
 

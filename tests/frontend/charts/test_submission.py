@@ -140,7 +140,9 @@ def test_submission_charts_run_a_fixed_number_of_queries(client, django_assert_m
     add_phases(make_result(submission=small), PHASES, ranks=ranks_of([1.0] * 2))
     add_phases(make_result(submission=big), PHASES, ranks=ranks_of([1.0] * 500))
     for submission in (small, big):
-        with django_assert_max_num_queries(8):
+        # The first request also reads the population of public runs the phases are placed among
+        # (four queries whatever its size, then cached).
+        with django_assert_max_num_queries(10):
             client.get(f"/charts/submissions/{submission.pk}/phases.json")
         with django_assert_max_num_queries(3):
             client.get(f"/charts/submissions/{submission.pk}/ranks.json")

@@ -154,6 +154,10 @@ def _junk_query(rng: random.Random, number: int, *, spellings: bool) -> str:
         f"q=%00{number}",
         f"filesystem={'f' * 65}{number}",
         f"q={'q' * 65}{number}",
+        f"formula=bw*md*{number}",  # a formula in another spelling than the site's links write
+        f"formula=BW%20*%20{number}",
+        f"formula=bw%20*%20({number}%20%2B",  # one that cannot be read
+        f"reproducibility=Limited{number}",
     )
     return rng.choice(made_up + misspelt if spellings else made_up)
 
@@ -216,6 +220,7 @@ def test_made_up_names_in_a_path_add_no_cache_key(client):
 
 PUBLIC_SAMPLE_QUERY = (
     "q=a&filesystem=lustre&vendor=ddn&nodes_min=1&nodes_max=99&year=2041&o=bw&w_bw=2&w_md=1"
+    "&reproducibility=limited&institution_type=university&formula=bw*md"
     "&version=1&kind=main&phase=easy-write&unrelated=1"
 )
 

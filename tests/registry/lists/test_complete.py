@@ -37,7 +37,7 @@ from tests.shared_data import io500_org_download_columns
 
 
 def rows_of(snapshot: ListSnapshot) -> list[dict[str, Any]]:
-    return complete_rows(snapshot, list_row_values(list_entries(snapshot=snapshot), with_custom=False))
+    return complete_rows(snapshot, list_row_values(list_entries(snapshot=snapshot)))
 
 
 def test_the_header_names_every_column_of_io500_orgs_download(io500_data: Path) -> None:

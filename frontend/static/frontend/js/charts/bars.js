@@ -2,8 +2,9 @@
 // shared by the submission phase chart and the comparison.
 import { axisLabel, createSvg, escapeHtml, formatNumber, logDomain, logTicks, tickFormat, tooltip, widthOf } from "./common.js";
 
-// panels: [{title, unit, categories}]; series: [{label, color, value(category)}]; median(category) or null.
-export function drawBarPanels(el, d3, { panels, series, median = null }) {
+// panels: [{title, unit, categories}]; series: [{label, color, value(category)}]; median(category) or null;
+// labels(category) -> {text, note} or null: a short label above the first series' bar, its note in the tooltip.
+export function drawBarPanels(el, d3, { panels, series, median = null, labels = null }) {
   const width = widthOf(el);
   const stacked = width < 640;
   const panelHeight = 300;
@@ -37,11 +38,25 @@ export function drawBarPanels(el, d3, { panels, series, median = null }) {
         .on("mousemove", (event, c) => {
           const m = median ? median(c) : null;
           const ratio = m ? `<br>${formatNumber(s.value(c) / m)}× the median (${formatNumber(m)})` : "";
+          const label = labels && i === 0 ? labels(c) : null;
+          const note = label && label.note ? `<br>${escapeHtml(label.note)}` : "";
           tooltip.show(event, `<strong>${escapeHtml(c)}</strong>${series.length > 1 ? `<br>${escapeHtml(s.label)}` : ""}
-            <br>${formatNumber(s.value(c))} ${escapeHtml(panel.unit)}${ratio}`);
+            <br>${formatNumber(s.value(c))} ${escapeHtml(panel.unit)}${ratio}${note}`);
         })
         .on("mouseleave", () => tooltip.hide());
     });
+    if (labels && series.length) {
+      const first = series[0];
+      const labelled = panel.categories.filter((c) => first.value(c) > 0 && labels(c));
+      g.append("g").selectAll("text").data(labelled).join("text")
+        .attr("class", "bar-label")
+        .attr("data-phase", (c) => c)
+        .attr("text-anchor", "middle")
+        .attr("x", (c) => x0(c) + x1(0) + x1.bandwidth() / 2)
+        // Above the bar and above its median mark, so that the two never cross.
+        .attr("y", (c) => Math.min(y(first.value(c)), median && median(c) > 0 ? y(median(c)) : Infinity) - 5)
+        .text((c) => labels(c).text);
+    }
     if (median) {
       g.append("g").selectAll("line").data(panel.categories.filter((c) => median(c) > 0)).join("line")
         .attr("class", "median-mark")
