@@ -122,10 +122,14 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     shown = table_of(page)
     assert len(shown) == 3
     headers = page.eval_on_selector_all("#list-table thead th", "ths => ths.map(t => t.dataset.column)")
-    assert headers[:2] == ["rank", "sublist_rank"] and headers[-2:] == ["custom_score", "custom_rank"]
+    # The first column holds the rows' compare boxes.
+    assert headers[:3] == ["compare", "rank", "sublist_rank"] and headers[-2:] == [
+        "custom_score",
+        "custom_rank",
+    ]
     assert [row[-1] for row in shown] == ["1", "2", "3"]  # ranked by the formula
-    assert sorted(int(row[1]) for row in shown) == [1, 2, 3]  # renumbered inside the sublist
-    official = [int(row[0]) for row in shown]
+    assert sorted(int(row[2]) for row in shown) == [1, 2, 3]  # renumbered inside the sublist
+    official = [int(row[1]) for row in shown]
     assert official != sorted(official)  # the official rank is kept, not replaced
     assert page.inner_text("[data-role='formula']") == "sqrt(ior_easy_write * ior_hard_write) / nodes"
     assert page.locator("[data-role='statistics'][open]").count() == 1
