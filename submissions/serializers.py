@@ -36,6 +36,11 @@ class BoundedJSONField(serializers.JSONField):
 
     default_error_messages = {"too_deep": TOO_DEEP}
 
+    def get_value(self, dictionary: Any) -> Any:
+        # A file part stays a file (the parent would take its name for the JSON text).
+        given = dictionary.get(self.field_name) if hasattr(dictionary, "get") else None
+        return given if hasattr(given, "read") else super().get_value(dictionary)
+
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "read"):  # sent as a file part: JSON or a system-information.txt
             try:
