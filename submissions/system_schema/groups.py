@@ -18,6 +18,7 @@ from submissions.system_schema.document import is_community_document, read_docum
 from submissions.system_schema.schema import NodeType, community_schema
 
 _BINARY_STEPS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+_DECIMAL_STEPS = ("B", "KB", "MB", "GB", "TB", "PB", "EB")
 
 
 @dataclass
@@ -45,7 +46,7 @@ class ShownGroup:
 @dataclass
 class ShownDescription:
     groups: list[ShownGroup]
-    other: list[ShownField]  # flat names given that no typed field shows
+    other: list[ShownGroup]  # flat names given that no typed field shows, one group per source
     document: list[ShownGroup]  # the whole community-schema document, when there is one
     document_source: str
     problems: list[str]
@@ -58,6 +59,14 @@ def _binary(amount: float, suffix: str = "") -> str:
         amount /= 1024
         step += 1
     return f"{amount:,.4g} {_BINARY_STEPS[step]}{suffix}"
+
+
+def _decimal(amount: float, suffix: str = "") -> str:
+    step = 0
+    while amount >= 1000 and step < len(_DECIMAL_STEPS) - 1:
+        amount /= 1000
+        step += 1
+    return f"{amount:,.4g} {_DECIMAL_STEPS[step]}{suffix}"
 
 
 def _shown(value: Any) -> str:
@@ -75,7 +84,8 @@ def _bytes(value: Any) -> str:
 
 
 def _bytes_per_second(value: Any) -> str:
-    return _binary(value, "/s") if value is not None else ""
+    # Network bandwidth is quoted in decimal units (GB/s), as the schema's own examples are.
+    return _decimal(value, "/s") if value is not None else ""
 
 
 def _gbps(value: Any) -> str:
@@ -167,12 +177,12 @@ def _typed_groups(description: SystemDescription) -> list[ShownGroup]:
     return [site]
 
 
-def _other_fields(data: Any, source: str = "") -> list[ShownField]:
+def _other_fields(data: Any) -> list[ShownField]:
     if not isinstance(data, dict) or is_community_document(data):
         return []
     shown = flat_names_of(_REGISTRY_FIELDS)
     return [
-        ShownField(label=str(name), value=_shown(value), source=source)
+        ShownField(label=str(name), value=_shown(value))
         for name, value in data.items()
         if name not in shown and _shown(value)
     ]
@@ -249,8 +259,18 @@ def system_description_shown(description: SystemDescription | None) -> ShownDesc
     return ShownDescription(
         groups=[group for group in _typed_groups(description) if not group.is_empty],
         other=[
-            *_other_fields(description.data),
-            *_other_fields(description.archive_data, f"archive file {description.archive_file}"),
+            group
+            for group in (
+                ShownGroup(
+                    title=f"Given through {description.origin or 'the description'}",
+                    fields=_other_fields(description.data),
+                ),
+                ShownGroup(
+                    title=f"In the archive file {description.archive_file}",
+                    fields=_other_fields(description.archive_data),
+                ),
+            )
+            if group.fields
         ],
         document=_document_groups(document),
         document_source=document_source,

@@ -152,7 +152,7 @@ VALID: dict[str, Any] = {
 
 def node(document: dict[str, Any], *path: str) -> dict[str, Any]:
     """The node reached by child types from the Site, e.g. node(doc, "StorageSystem", "DAOS")."""
-    current = document["DATA"]
+    current: dict[str, Any] = document["DATA"]
     for type_name in path:
         current = next(child for child in current["childs"] if child["type"] == type_name)
     return current

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -134,12 +135,13 @@ def test_a_real_2021_document_is_read_leniently_with_each_problem_named() -> Non
 
 
 def test_nothing_in_a_hostile_document_raises() -> None:
-    for document in (
+    hostile: tuple[dict[str, Any], ...] = (
         {"DATA": []},
         {"DATA": {"type": "Site", "att": [], "childs": {}}},
         {"DATA": {"type": "Site", "childs": [1, {"type": 5}, {"type": "IO500", "att": {"version": ["x"]}}]}},
         {"DATA": {"type": "Building"}},
-    ):
+    )
+    for document in hostile:
         reading = read_document(document)
         assert reading.errors
         assert system_description_read(document).problems

@@ -70,7 +70,8 @@ class TestUploadForm:
         assert _identity(description) == IDENTITY
         assert (description.client_nodes, description.procs_per_node, description.ds_servers) == (10, 112, 42)
         assert description.data == VALID and description.origin == "upload form"
-        assert description.submission.storage_system.name == "SuperMUC-NG Phase2"
+        storage_system = description.submission.storage_system
+        assert storage_system is not None and storage_system.name == "SuperMUC-NG Phase2"
 
     def test_fields_filled_in_win_over_the_document(self, alice_client: Any) -> None:
         response = alice_client.post(
