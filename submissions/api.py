@@ -25,6 +25,7 @@ from submissions.serializers import (
     SubmissionSummarySerializer,
 )
 from submissions.services import DuplicateArchive, submission_create
+from submissions.system_description import FORM_FIELD_NAMES
 from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(
@@ -37,6 +38,14 @@ def _validation_body(exc: DjangoValidationError) -> dict[str, Any]:
     if hasattr(exc, "error_dict"):
         return {"system": exc.message_dict}
     return {"detail": " ".join(exc.messages)}
+
+
+def _plain_system_fields(data: Any, known: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """The registry's system fields sent as form fields of their own, and the names that are no field
+    of the upload at all (refused by name: nothing a client sends is dropped without a word)."""
+    fields = {name: data.get(name) for name in data if name in FORM_FIELD_NAMES}
+    unknown = sorted(name for name in data if name not in known and name not in FORM_FIELD_NAMES)
+    return fields, unknown
 
 
 class SubmissionPagination(PageNumberPagination):
@@ -84,6 +93,18 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
     )
     def post(self, request: Request) -> Response:
         form = SubmissionCreateSerializer(data=request.data)
+        system_fields, unknown = _plain_system_fields(request.data, set(form.fields))
+        if unknown:
+            return Response(
+                {
+                    "unknown_fields": unknown,
+                    "detail": f"The upload has fields the registry does not know: {', '.join(unknown)}. "
+                    "Send the system description in the `system` field (JSON, flat or in the IO500 "
+                    f"community schema); of its fields only {', '.join(FORM_FIELD_NAMES)} may also be "
+                    "sent as form fields of their own.",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         form.is_valid(raise_exception=True)
         data = form.validated_data
         extra = {
@@ -95,6 +116,8 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
                 archive=data["archive"],
                 original_name=data["archive"].name or "archive",
                 system=data.get("system"),
+                system_fields=system_fields,
+                system_origin="API",
                 release=data.get("release"),
                 ten_node=data.get("ten_node", False),
                 extra_files=extra,

@@ -1,7 +1,10 @@
 """The upload form: the archive, the system description fields and the job files IO500 asks for.
 
 The form only collects and parses input; the system description is validated by the same code the
-API uses (`system_description_clean`, called by the service), so both give the same messages.
+API uses (`system_description_clean`, called by the service), so both give the same messages. The
+description may be given as fields, as JSON text, or as a file (a document in the IO500 community
+schema, a flat JSON object, or the IO500 info creator's system-information.txt); with a text or a
+file the fields become optional, and fields that are filled in win over the same ones in it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from registry.models import Release
 from submissions.json_input import JsonTooDeep, loads_bounded
 from submissions.models import EXTRA_FILE_FIELDS
 from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
+from submissions.system_schema.files import SystemFileUnreadable, read_system_upload
 
 REQUIRED_SYSTEM_FIELDS = (
     "system_name",
@@ -57,7 +61,17 @@ class SubmissionUploadForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
         help_text=(
-            "A JSON object, e.g. the output of the IO500 system-information tool; the fields above win."
+            "A JSON object: the registry's field names, the IO500 system-information names, or a whole "
+            'document in the IO500 community schema ({"DATA": {"type": "Site", ...}}, as io500.org\'s '
+            "submission system saves it). Fields filled in above win."
+        ),
+    )
+    system_file = forms.FileField(
+        label="System description file (optional)",
+        required=False,
+        help_text=(
+            "The same as a file: a JSON document in the IO500 community schema (site.json), a JSON "
+            "object, or the system-information.txt of the IO500 info creator."
         ),
     )
 
@@ -66,14 +80,22 @@ class SubmissionUploadForm(forms.Form):
         release_field = self.fields["release"]
         assert isinstance(release_field, forms.ModelChoiceField)
         release_field.queryset = open_releases()
+        # With a description text or file, the fields are optional: the document holds them.
+        document_given = bool((self.data.get("system_json") or "").strip() if self.data else False) or bool(
+            self.files and self.files.get("system_file")
+        )
         # The questionnaire fields, in the order IO500 asks for them; labels come from the validator.
         for name, label in TEXT_FIELDS.items():
             self.fields[name] = forms.CharField(
-                label=label.capitalize(), required=name in REQUIRED_SYSTEM_FIELDS, max_length=255
+                label=label.capitalize(),
+                required=name in REQUIRED_SYSTEM_FIELDS and not document_given,
+                max_length=255,
             )
         for name, label in COUNT_FIELDS.items():
             self.fields[name] = forms.IntegerField(
-                label=label.capitalize(), required=name in REQUIRED_SYSTEM_FIELDS, min_value=0
+                label=label.capitalize(),
+                required=name in REQUIRED_SYSTEM_FIELDS and not document_given,
+                min_value=0,
             )
         self.fields[NETWORK_FIELD] = forms.CharField(
             label="Client network bandwidth per node",
@@ -95,14 +117,36 @@ class SubmissionUploadForm(forms.Form):
             raise forms.ValidationError("The full system description must be a JSON object.")
         return data
 
-    def system_data(self) -> dict[str, Any]:
-        """The full JSON given, overlaid with the fields filled in on the form."""
-        data: dict[str, Any] = dict(self.cleaned_data.get("system_json") or {})
+    def clean_system_file(self) -> dict[str, Any]:
+        upload = self.cleaned_data.get("system_file")
+        if not upload:
+            return {}
+        try:
+            return read_system_upload(upload, upload.size)
+        except SystemFileUnreadable as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("system_json") and cleaned.get("system_file"):
+            self.add_error(
+                "system_file", "Give the full system description either as text or as a file, not both."
+            )
+        return cleaned
+
+    def system_data(self) -> dict[str, Any] | None:
+        """The full description given as text or file (None when only fields were filled in)."""
+        document = self.cleaned_data.get("system_json") or self.cleaned_data.get("system_file")
+        return dict(document) if document else None
+
+    def system_fields(self) -> dict[str, Any]:
+        """The description fields filled in on the form; they win over the same ones of the document."""
+        fields: dict[str, Any] = {}
         for name in (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD):
             value = self.cleaned_data.get(name)
             if value not in (None, ""):
-                data[name] = value
-        return data
+                fields[name] = value
+        return fields
 
     def extra_files(self) -> dict[str, Any]:
         files = {kind: self.cleaned_data.get(field) for field, kind in EXTRA_FILE_FIELDS.items()}

@@ -175,7 +175,43 @@ class SystemDescription(models.Model):
     ds_servers = models.PositiveIntegerField(null=True, blank=True)
     ds_devices = models.CharField(max_length=255, blank=True)
     server_network = models.CharField(max_length=255, blank=True)
+    # The IO500 part of the community schema (submissions/system_schema).
+    io500_version = models.CharField(max_length=128, blank=True)
+    server_nodes = models.PositiveIntegerField(null=True, blank=True)
+    storage_media = models.CharField(max_length=255, blank=True)
+    storage_capacity_bytes = models.FloatField(
+        null=True, blank=True, help_text="Net storage capacity in bytes."
+    )
+    client_bandwidth_bytes_s = models.FloatField(
+        null=True, blank=True, help_text="Aggregate client network bandwidth in bytes/s."
+    )
+    server_bandwidth_bytes_s = models.FloatField(
+        null=True, blank=True, help_text="Aggregate server network bandwidth in bytes/s."
+    )
+    usage = models.CharField(max_length=64, blank=True, help_text="production or research, as described.")
+    exclusive_usage = models.BooleanField(null=True, help_text="The system ran only the benchmark.")
     data = models.JSONField(default=dict, blank=True)
+    origin = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="Where the description came from (upload form, API, archive file).",
+    )
+    field_sources = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Typed field -> where its value came from, for values not from the description itself.",
+    )
+    problems = models.JSONField(
+        default=list, blank=True, help_text="What could not be read from a description file, in sentences."
+    )
+    archive_file = models.CharField(
+        max_length=1024, blank=True, help_text="The description file found in the archive, if any."
+    )
+    archive_data = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="That file as read, when the description itself came from elsewhere.",
+    )
 
     def __str__(self) -> str:
         return f"System description of {self.submission}"

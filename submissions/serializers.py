@@ -29,6 +29,7 @@ from submissions.selectors import (
     submission_result_archive,
     submission_system_description,
 )
+from submissions.system_schema.files import SystemFileUnreadable, read_system_upload
 
 
 class BoundedJSONField(serializers.JSONField):
@@ -37,7 +38,17 @@ class BoundedJSONField(serializers.JSONField):
 
     default_error_messages = {"too_deep": TOO_DEEP}
 
+    def get_value(self, dictionary: Any) -> Any:
+        # A file part stays a file (the parent would take its name for the JSON text).
+        given = dictionary.get(self.field_name) if hasattr(dictionary, "get") else None
+        return given if hasattr(given, "read") else super().get_value(dictionary)
+
     def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "read"):  # sent as a file part: JSON or a system-information.txt
+            try:
+                return read_system_upload(data, getattr(data, "size", None))
+            except SystemFileUnreadable as exc:
+                raise serializers.ValidationError(str(exc)) from exc
         if not (self.binary or getattr(data, "is_json_string", False)):
             if nesting_depth(data) > MAX_DEPTH:
                 self.fail("too_deep")
@@ -58,9 +69,11 @@ class SubmissionCreateSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         binary=True,
         help_text=(
-            "The system description as a JSON object string, e.g. "
+            "The system description as a JSON object string (or a file part), e.g. "
             '{"system_name": "Wolf", "institution_name": "Intel", "filesystem_type": "DAOS", '
-            '"client_nodes": 10, "procs_per_node": 32, "client_network_gbps": 100}.'
+            '"client_nodes": 10, "procs_per_node": 32, "client_network_gbps": 100}, or a whole '
+            'document in the IO500 community schema ({"DATA": {"type": "Site", ...}}). The registry\'s '
+            "field names may also be sent as form fields of their own; they win over the same ones here."
         ),
     )
     release = serializers.SlugRelatedField(

@@ -24,11 +24,11 @@ from submissions.models import (
     EXTRA_FILE_FIELDS,
     Archive,
     ReviewState,
-    StorageSystem,
     Submission,
     SystemDescription,
 )
-from submissions.system_description import CleanSystem, system_description_clean
+from submissions.system_description import system_description_clean
+from submissions.system_schema.services import system_description_store
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -96,40 +96,16 @@ def _store_archive(
     return archive
 
 
-def _link_storage_system(submission: Submission, clean: CleanSystem) -> None:
-    identity = clean.identity
-    if identity is None or submission.storage_system_id is not None:
-        return
-    from submissions.models import Institution
-
-    system_name, institution_name, fs_type = identity
-    institution, _ = Institution.objects.get_or_create(name=institution_name)
-    system, _ = StorageSystem.objects.get_or_create(
-        name=system_name,
-        institution=institution,
-        filesystem_type=fs_type,
-        defaults={"vendor": clean.fields.get("storage_vendor", "")},
-    )
-    submission.storage_system = system
-    submission.save(update_fields=["storage_system", "updated_at"])
-
-
-def _record_clean_system(submission: Submission, clean: CleanSystem) -> SystemDescription:
-    description, _ = SystemDescription.objects.update_or_create(
-        submission=submission, defaults={**clean.fields, "data": clean.data}
-    )
-    _link_storage_system(submission, clean)
-    return description
-
-
-def system_description_record(*, submission: Submission, data: dict[str, object]) -> SystemDescription:
+def system_description_record(
+    *, submission: Submission, data: dict[str, object], origin: str = ""
+) -> SystemDescription:
     """Validate the questionnaire and store it (replacing an earlier one) as typed fields plus JSON.
 
     Raises ValidationError naming every wrong field; nothing is stored then.
     """
     clean = system_description_clean(data)
     with transaction.atomic():
-        return _record_clean_system(submission, clean)
+        return system_description_store(submission=submission, clean=clean, origin=origin)
 
 
 def submission_create(
@@ -138,6 +114,8 @@ def submission_create(
     archive: File[bytes],
     original_name: str,
     system: dict[str, object] | None = None,
+    system_fields: dict[str, object] | None = None,
+    system_origin: str = "",
     release: Release | None = None,
     ten_node: bool = False,
     extra_files: Mapping[str, File[bytes]] | None = None,
@@ -153,7 +131,11 @@ def submission_create(
     without one (imported history). An archive above ARCHIVE_MAX_BYTES is still stored, and the
     submission ends rejected with the reason, so nothing a researcher uploads is lost.
     """
-    clean_system = system_description_clean(system) if system is not None else None
+    clean_system = (
+        system_description_clean(system if system is not None else {}, overrides=system_fields)
+        if system is not None or system_fields
+        else None
+    )
     extras = _clean_extra_files(extra_files)
     if release is not None and source == Submission.Source.UPLOAD:
         _check_release_open(release)
@@ -182,7 +164,7 @@ def submission_create(
             for kind, file in extras.items():
                 _store_archive(submission, file, kind, file.name or kind)
             if clean_system is not None:
-                _record_clean_system(submission, clean_system)
+                system_description_store(submission=submission, clean=clean_system, origin=system_origin)
             if stored.size > settings.ARCHIVE_MAX_BYTES:
                 _reject_at_upload(submission, stored.size)
             else:

@@ -27,6 +27,7 @@ from submissions.selectors import (
     submission_system_description,
 )
 from submissions.services import DuplicateArchive, submission_create
+from submissions.system_schema.groups import system_description_shown
 
 
 def _add_service_errors(form: SubmissionUploadForm, exc: ValidationError) -> None:
@@ -49,6 +50,8 @@ def upload(request: HttpRequest) -> HttpResponse:
                 archive=archive,
                 original_name=archive.name or "archive",
                 system=form.system_data(),
+                system_fields=form.system_fields(),
+                system_origin="upload form",
                 release=form.cleaned_data.get("release"),
                 ten_node=form.cleaned_data.get("ten_node", False),
                 extra_files=form.extra_files(),
@@ -87,12 +90,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:
     submission = submission_get_visible(user=request.user, pk=pk)
+    system = submission_system_description(submission=submission)
     results = sorted(submission.results.all(), key=lambda r: (not r.is_primary, r.path))
     context = {
         "submission": submission,
         "results": results,
         "findings": submission_findings_ordered(submission=submission),
-        "system": submission_system_description(submission=submission),
+        "system": system,
+        "system_shown": system_description_shown(system),
         "archive": submission_result_archive(submission=submission),
         "files": list(submission.archives.all()),
         **review_context(request.user, submission),

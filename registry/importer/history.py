@@ -90,6 +90,7 @@ def system_description(submission: Submission, row: dict[str, str]) -> SystemDes
         ds_devices=joined(row["information_ds_storage_devices"], row["information_ds_storage_type"]),
         server_network=row["information_ds_network"].strip() or row["information_md_network"].strip(),
         data={key: value for key, value in row.items() if key.startswith("information_") and value.strip()},
+        origin="io500.org's database",
     )
 
 

@@ -255,6 +255,7 @@ def recorded_submission(row: PlottedRow, release: Release) -> Submission:
         system_name=row.system,
         institution_name=row.institution,
         filesystem_type=row.filesystem,
+        origin="io500.org's published list",
     )
     return submission
 

@@ -128,6 +128,8 @@ def new_imported_row(folder: RawFolder, releases: list[Release]) -> Submission:
         system_name=folder.system,
         institution_name=folder.institution,
         filesystem_type=folder.filesystem,
+        # The rest comes at ingest from the folder's own system-information file, if it has one.
+        origin="the folder's path in IO500/submission-data",
     )
     return submission
 

@@ -110,8 +110,10 @@ def _ingest_archive(submission: Submission, archive: Archive | None) -> Submissi
             f"The archive is {fmt_size(archive.size)}; the registry accepts archives up to "
             f"{fmt_size(settings.ARCHIVE_MAX_BYTES)}."
         )
-    verifications = run_ingest_work(submission, archive)
-    return ingest_store_verifications(submission_id=submission.pk, verifications=verifications)
+    work = run_ingest_work(submission, archive)
+    return ingest_store_verifications(
+        submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files
+    )
 
 
 def submission_requeue_stuck(*, older_than: timedelta) -> int:

@@ -13,9 +13,15 @@ from django.db import transaction
 
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
-from submissions.models import Finding, PhaseResult, Result, Submission, SystemDescription
+from submissions.ingest.system_files import FoundSystemFile
+from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
-from submissions.system_checks import DeclaredSystem, system_findings
+from submissions.system_checks import system_findings
+from submissions.system_schema.services import (
+    declared_system,
+    system_description_from_archive,
+    system_description_from_run,
+)
 from submissions.version_checks import version_findings
 
 _PATH_MAX = 1024
@@ -48,13 +54,6 @@ def _phase_row(result: Result, phase: Phase) -> PhaseResult:
         ranks=[_rank_row(row) for row in phase.ranks],
         timeline=[[bin_.rank, bin_.second, _finite(bin_.amount)] for bin_ in phase.timeline],
     )
-
-
-def _declared(submission: Submission) -> DeclaredSystem | None:
-    description = SystemDescription.objects.filter(submission=submission).first()
-    if description is None:
-        return None
-    return DeclaredSystem(description.client_nodes, description.client_network_gbps)
 
 
 def _rank_key(item: tuple[Verification, list[ScoringFinding]]) -> tuple[bool, float, str]:
@@ -149,11 +148,19 @@ def _clear(submission: Submission) -> None:
     Result.objects.filter(submission=submission).delete()
 
 
-def ingest_store_verifications(*, submission_id: int, verifications: Sequence[Verification]) -> Submission:
+def ingest_store_verifications(
+    *,
+    submission_id: int,
+    verifications: Sequence[Verification],
+    system_files: Sequence[FoundSystemFile] = (),
+) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.select_for_update().get(pk=submission_id)
         _clear(submission)
-        declared = _declared(submission)
+        # The archive's description file counts as declared; what the run shows is filled in after
+        # the checks, so that it never confirms itself.
+        description_findings = system_description_from_archive(submission=submission, files=system_files)
+        declared = declared_system(submission)
         ranked = sorted(
             (
                 (
@@ -170,10 +177,13 @@ def ingest_store_verifications(*, submission_id: int, verifications: Sequence[Ve
         )
         primary_findings: list[ScoringFinding] = []
         for index, (verification, extra) in enumerate(ranked):
+            if index == 0:
+                extra = [*extra, *description_findings]
             findings = _create_result(submission, verification, extra, primary=index == 0)
             if index == 0:
                 primary_findings = findings
         primary = ranked[0][0]
+        system_description_from_run(submission=submission, run=primary.result)
         _flag_known_run(submission, run_fingerprint(primary.result))
         error = _error_summary(primary_findings)
         submission.status = Submission.Status.INVALID if error else Submission.Status.VERIFIED

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -18,6 +19,7 @@ from django.db import DatabaseError
 import scoring
 from scoring.model import ReadError, Verification
 from submissions.archives import Digest, clean_original_name, copy_verified
+from submissions.ingest.system_files import FoundSystemFile, find_system_files
 from submissions.ingest.unpack import ExtractionRejected, extract_archive
 from submissions.models import Archive, Submission
 
@@ -31,6 +33,14 @@ TRANSIENT_INFRA_ERRORS = (DatabaseError,)
 
 class IngestRejected(Exception):
     """The archive cannot be accepted; the message is shown to the submitter as the reason."""
+
+
+@dataclass(frozen=True)
+class IngestWork:
+    """What the file side found: the scoring engine's verdicts and the system-description files."""
+
+    verifications: list[Verification]
+    system_files: list[FoundSystemFile] = field(default_factory=list)
 
 
 def _progress(submission: Submission, percent: int) -> None:
@@ -61,7 +71,7 @@ def _verify(folder: Path) -> list[Verification]:
     return verifications
 
 
-def run_ingest_work(submission: Submission, archive: Archive) -> list[Verification]:
+def run_ingest_work(submission: Submission, archive: Archive) -> IngestWork:
     with tempfile.TemporaryDirectory(
         prefix=f"io500-ingest-{submission.pk}-", dir=settings.INGEST_SCRATCH_DIR or None
     ) as scratch:
@@ -108,7 +118,7 @@ def run_ingest_work(submission: Submission, archive: Archive) -> list[Verificati
         except SoftTimeLimitExceeded as exc:
             raise IngestRejected(_too_slow("verifying")) from exc
         _progress(submission, PROGRESS_VERIFIED)
-        return verifications
+        return IngestWork(verifications, find_system_files(folder))
 
 
 def _too_slow(stage: str) -> str:

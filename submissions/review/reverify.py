@@ -73,10 +73,12 @@ def _rerun(submission: Submission) -> Submission:
             submission_id=submission.pk, reason="This submission has no result archive to verify."
         )
     try:
-        verifications = run_ingest_work(submission, archive)
+        work = run_ingest_work(submission, archive)
     except IngestRejected as rejected:
         return ingest_store_rejection(submission_id=submission.pk, reason=str(rejected))
-    return ingest_store_verifications(submission_id=submission.pk, verifications=verifications)
+    return ingest_store_verifications(
+        submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files
+    )
 
 
 def _finish(item: ReverifyItem, *, after: dict[str, Any], changed: bool, error: str) -> None:

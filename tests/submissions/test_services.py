@@ -201,11 +201,11 @@ class TestSystemDescription:
         self, submitter: Any
     ) -> None:
         submission = Submission.objects.create(submitter=submitter)
-        data = {**SYSTEM, "client_network_gbps": "200 Gbit/s", "cooling": "water"}
+        data = {**SYSTEM, "client_network_gbps": "200 Gbit/s", "io500_info_comment": "water cooled"}
         description = system_description_record(submission=submission, data=data)
         assert description.client_nodes == 10
         assert description.client_network_gbps == 200.0
-        assert description.data["cooling"] == "water"
+        assert description.data["io500_info_comment"] == "water cooled"
         submission.refresh_from_db()
         assert submission.storage_system is not None
         assert (submission.storage_system.name, submission.storage_system.filesystem_type) == ("Wolf", "DAOS")
