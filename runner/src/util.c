@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
@@ -147,20 +148,57 @@ void format_local_time(char *out, size_t len, const char *strftime_fmt) {
   strftime(out, len, strftime_fmt, &tm_info);
 }
 
-size_t posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write) {
+int posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write, bool range_locks, size_t *moved) {
   enum { MAX_RETRIES = 10000 }; /* IOR's MAX_RETRY */
+  *moved = 0;
   if (lseek(fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
-    return 0;
+    return errno;
   }
+  if (range_locks) {
+    struct flock lock = {.l_whence = SEEK_SET, .l_start = (off_t)offset, .l_len = (off_t)len,
+                         .l_type = is_write ? F_WRLCK : F_RDLCK};
+    if (fcntl(fd, F_SETLKW, &lock) != 0) {
+      return errno;
+    }
+  }
+  int rc = 0;
   size_t done = 0;
   for (int retries = 0; done < len; retries++) {
-    ssize_t rc = is_write ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
-    if (rc <= 0 || retries > MAX_RETRIES) {
+    ssize_t n = is_write ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
+    if (n < 0) {
+      rc = errno;
       break;
     }
-    done += (size_t)rc;
+    if (n == 0) {
+      rc = is_write ? EIO : XFER_EOF;
+      break;
+    }
+    done += (size_t)n;
+    if (retries > MAX_RETRIES && done < len) {
+      rc = EIO;
+      break;
+    }
   }
-  return done;
+  if (range_locks) {
+    struct flock unlock = {.l_whence = SEEK_SET, .l_start = (off_t)offset, .l_len = (off_t)len, .l_type = F_UNLCK};
+    int saved = errno;
+    if (fcntl(fd, F_SETLK, &unlock) != 0 && rc == 0) {
+      rc = errno;
+    }
+    errno = saved;
+  }
+  *moved = done;
+  return rc;
+}
+
+void describe_xfer_error(char *out, size_t len, bool is_write, int rc, size_t moved, size_t wanted) {
+  if (rc == XFER_EOF) {
+    snprintf(out, len, "read found the end of the file after %zu of %zu bytes of", moved, wanted);
+  } else if (moved > 0) {
+    snprintf(out, len, "%s failed after %zu of %zu bytes of", is_write ? "write" : "read", moved, wanted);
+  } else {
+    snprintf(out, len, "%s of %zu bytes failed on", is_write ? "write" : "read", wanted);
+  }
 }
 
 double now(void) { return MPI_Wtime(); }
