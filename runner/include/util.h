@@ -28,7 +28,7 @@ void path_join(char *out, const char *fmt, ...) __attribute__((format(printf, 2,
 /* mkdir -p with the mode the official tools use; returns 0 or -1 with errno set. */
 int mkdir_recursive(const char *dir, unsigned mode);
 
-/* Parses IOR-style sizes ("2m", "47008", "9920000m", "1g"); returns false when malformed. */
+/* Parses sizes as IOR does ("2m", "47008", "9920000m", "1g", "512kb"); false when there is no number. */
 bool parse_size(const char *text, uint64_t *out);
 
 /* Local wall-clock time in the app's formats. */

@@ -118,26 +118,27 @@ int mkdir_recursive(const char *dir, unsigned mode) {
 }
 
 bool parse_size(const char *text, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long value = strtoull(text, &end, 10);
-  if (errno != 0 || end == text || text[0] == '-') {
+  /* IOR's string_to_bytes: sscanf(" %lld %c "): a number, then one letter k/m/g/t/p (either case) that
+     scales it; any other letter and whatever follows are ignored ("512kb" is 512 KiB, as in IOR). */
+  long long value = 0;
+  char unit = 0;
+  int fields = text ? sscanf(text, " %lld %c", &value, &unit) : 0;
+  if (fields < 1 || value < 0) {
     return false;
   }
-  uint64_t mult = 1;
-  switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': mult = 1ULL << 10; end++; break;
-    case 'm': case 'M': mult = 1ULL << 20; end++; break;
-    case 'g': case 'G': mult = 1ULL << 30; end++; break;
-    case 't': case 'T': mult = 1ULL << 40; end++; break;
-    case 'p': case 'P': mult = 1ULL << 50; end++; break;
-    default: return false;
+  int shift = 0;
+  switch (fields == 2 ? unit : 0) {
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    case 'p': case 'P': shift = 50; break;
+    default: break;
   }
-  if (*end != '\0' || (value != 0 && mult > UINT64_MAX / value)) {
+  if (shift && (uint64_t)value > (UINT64_MAX >> shift)) {
     return false;
   }
-  *out = (uint64_t)value * mult;
+  *out = (uint64_t)value << shift;
   return true;
 }
 

@@ -23,7 +23,9 @@ STRING = r'"(?:[^"\\]|\\.)*"'
 OPTION = re.compile(r"\{\s*(" + STRING + r")\s*,(.*?)\}\s*,", re.S)
 # help text (string literals and macros), mandatory flag, type, default
 OPTION_REST = re.compile(
-    r"\s*(?:(?:" + STRING + r"|[A-Z_]+(?:\([A-Z0-9_]+\))?)\s*)+,\s*(\d+)\s*,\s*(INI_[A-Z0-9]+)\s*,\s*("
+    r"\s*(?:(?:"
+    + STRING
+    + r"|[A-Z_]+(?:\([A-Z0-9_]+\))?)\s*)+,\s*(\d+)\s*,\s*(INI_[A-Z0-9]+)\s*,\s*("
     + STRING
     + r"|NULL|0|TOSTRING\(IO500_MINWRITE\))\s*,",
     re.S,
@@ -76,7 +78,11 @@ def parse_options(body: str, where: str) -> tuple[Option, ...]:
         if not rest:
             raise SystemExit(f"{where}: cannot read the option {name}")
         raw = rest.group(3)
-        default = None if raw in ("NULL", "0") else MINWRITE if raw.startswith("TOSTRING") else json.loads(raw)
+        default: str | None = None
+        if raw.startswith("TOSTRING"):
+            default = MINWRITE
+        elif raw not in ("NULL", "0"):
+            default = json.loads(raw)
         options.append(Option(name, C_TYPES[rest.group(2)], default, rest.group(1) != "0"))
     return tuple(options)
 
@@ -95,7 +101,8 @@ def read_table(repo: str, tag: str) -> Table:
     sections = tuple(phases[var] for var in order)
     known = {(s.name.lower(), o.name.lower()) for s in sections for o in s.options}
     script = git(repo, "show", f"{tag}:io500.sh")
-    script_keys = sorted({(s, k) for s, k in SCRIPT_KEY.findall(script) if (s.lower(), k.lower()) not in known})
+    read = SCRIPT_KEY.findall(script)
+    script_keys = sorted({(s, k) for s, k in read if (s.lower(), k.lower()) not in known})
     return Table(sections, tuple(script_keys))
 
 
@@ -135,7 +142,7 @@ def main() -> None:
                 out.append(f"    {{{c_string(o.name)}, {o.type}, {c_string(o.default)}, {mandatory}}},")
             out.append("    {NULL, OPT_STRING, NULL, false}};")
     out.append("")
-    for index, (table, group_tags) in enumerate(ordered):
+    for index, (table, _) in enumerate(ordered):
         out.append(f"static const rel_section_t sections_{index}[] = {{")
         for s in table.sections:
             optional = "true" if s.optional else "false"
@@ -150,7 +157,7 @@ def main() -> None:
         out.append(f"    {{{c_string(', '.join(names))}, sections_{index}, script_keys_{index}}},")
     out.append("};")
     out.append("const size_t release_count = sizeof(releases) / sizeof(releases[0]);")
-    print("\n".join(out))
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
