@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pattern.h"
+#include "supported.h"
 
 typedef enum { IOR_WRITE, IOR_READ } ior_access_t;
 
@@ -28,6 +29,7 @@ typedef struct {
   int deadline;       /* -D seconds, 0 = no stonewall */
   bool wearout;       /* stoneWallingWearOut=1 */
   int node_shift;     /* -C -Q k for reads: read the data of the rank k nodes away */
+  posix_opts_t posix; /* --posix.odirect, --posix.rangelocks */
 } ior_job_t;
 
 typedef struct {
@@ -36,8 +38,8 @@ typedef struct {
   uint64_t pairs_max;   /* transfers per rank after wear-out */
   double stonewall_time;
   uint64_t stonewall_bytes_sum; /* bytes moved by all ranks when the stonewall hit */
-  int errors;           /* transfers whose data differed from the pattern, plus I/O errors */
-  bool failed;          /* the phase could not run (missing status file, unopenable file) */
+  int errors;           /* transfers whose data differed from the pattern */
+  bool failed;          /* the phase could not run or stopped on an I/O error (see ioerror.h): no score */
 } ior_result_t;
 
 /* Collective. Runs the job on every rank, writes <phase>.txt, <phase>.csv and the timeline. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pattern.h"
+#include "supported.h"
 
 typedef enum { MD_CREATE, MD_STAT, MD_READ, MD_REMOVE } md_op_t;
 
@@ -25,14 +26,15 @@ typedef struct {
   int deadline;       /* -W seconds, 0 = none */
   bool sync;          /* -Y: sync inside the timed region of the create phase */
   char dir[PATH_MAX]; /* -d */
+  posix_opts_t posix; /* --posix.odirect, --posix.rangelocks (create and read) */
 } md_job_t;
 
 typedef struct {
   double rate;           /* items per second, aggregate: sum of items / slowest rank */
   double rate_stonewall; /* create: items done at the stonewall / stonewall time */
   uint64_t items_per_rank;
-  int errors;            /* failed operations plus verification mismatches */
-  bool failed;
+  int errors;            /* verification mismatches of the read phase */
+  bool failed;           /* no status file, or stopped on an I/O error (see ioerror.h): no score */
 } md_result_t;
 
 /* Collective. Writes <phase>.txt, <phase>.csv and <phase>.timeline.csv. */

@@ -15,6 +15,7 @@ typedef struct {
   int64_t ctime_min;         /* "-newer timestampfile": ctime >= this, whole seconds (pfind's rule) */
   int queue_length;          /* -q */
   bool steal_next;           /* -N: half of the steal attempts go to the left neighbour */
+  bool hashing;              /* -H 1: a thief may take half of the telldir() range of an open directory */
 } pfind_job_t;
 
 typedef struct {

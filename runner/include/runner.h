@@ -30,6 +30,7 @@ typedef struct {
 
   bool valid_run;   /* cleared by any invalid scored phase */
   bool valid_phase; /* reset before every phase */
+  const char *phase; /* the phase running now (NULL before the first), for error messages */
   FILE *result;     /* rank 0: result.txt */
   FILE *summary;    /* rank 0: result_summary.txt */
 } run_t;
@@ -56,5 +57,7 @@ double phase_ior_rnd4k_easy_read(void);
 /* Untimed preparation and cleanup, as each official phase's validate() and cleanup() do. */
 void prepare_data_directories(void);
 void cleanup_data_directories(void);
+/* After an I/O error stopped the run: removes what the phases wrote (collective). */
+void remove_data_after_error(void);
 
 #endif

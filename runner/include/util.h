@@ -28,16 +28,22 @@ void path_join(char *out, const char *fmt, ...) __attribute__((format(printf, 2,
 /* mkdir -p with the mode the official tools use; returns 0 or -1 with errno set. */
 int mkdir_recursive(const char *dir, unsigned mode);
 
-/* Parses IOR-style sizes ("2m", "47008", "9920000m", "1g"); returns false when malformed. */
+/* Parses sizes as IOR does ("2m", "47008", "9920000m", "1g", "512kb"); false when there is no number. */
 bool parse_size(const char *text, uint64_t *out);
 
 /* Local wall-clock time in the app's formats. */
 void format_local_time(char *out, size_t len, const char *strftime_fmt);
 
-/* One transfer the way IOR's POSIX backend does it (mdtest uses the same backend): lseek(offset), then
-   write() or read() until the whole length is moved, retrying partial transfers. Returns the bytes moved;
-   fewer than len after an error or end of file. */
-size_t posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write);
+/* One transfer the way IOR's POSIX backend does it (mdtest uses the same backend): lseek(offset), with
+   range_locks (--posix.rangelocks) an fcntl(F_SETLKW) lock of the range, then write() or read() until the
+   whole length is moved, retrying partial transfers, then the unlock. Returns 0 when len bytes moved, else
+   the errno of the call that failed, or XFER_EOF when a read found the end of the file; *moved gets the
+   bytes moved. */
+#define XFER_EOF (-1)
+int posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write, bool range_locks, size_t *moved);
+
+/* "write of", "read of" ... for io_error(): the failed transfer described with its byte counts. */
+void describe_xfer_error(char *out, size_t len, bool is_write, int rc, size_t moved, size_t wanted);
 
 /* Monotonic, high resolution; every phase timing uses this through MPI_Wtime. */
 double now(void);

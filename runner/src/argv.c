@@ -28,19 +28,33 @@ void cmd_add(cmdline_t *cmd, const char *fmt, ...) {
 }
 
 void cmd_add_api(cmdline_t *cmd, const char *section, const char *phase_section) {
-  const char *api = cfg_str(phase_section, "API");
+  const char *api = cfg_str_any(phase_section, "API");
   if (!api) {
-    api = cfg_str(section, "API");
+    api = cfg_str_any(section, "API");
   }
   if (!api) {
     api = cfg_str("global", "api");
   }
+  /* hintsFileName and posix.odirect of io500-isc20 .. sc20: "-U <file>" before, "--posix.odirect" after
+     the API, the phase's value else its parent's (u_argv_push_default_if_set[_bool]). */
+  const char *hints = cfg_given(phase_section, "hintsFileName") ? cfg_str_any(phase_section, "hintsFileName")
+                      : cfg_given(section, "hintsFileName")     ? cfg_str_any(section, "hintsFileName")
+                                                                : NULL;
+  if (hints) {
+    cmd_add(cmd, "-U %s", hints);
+  }
   cmd_add(cmd, "-a");
   /* The official app splits the API string on spaces into separate words. */
   char copy[1024];
-  snprintf(copy, sizeof(copy), "%s", api);
+  snprintf(copy, sizeof(copy), "%s", api ? api : "POSIX");
   char *save = NULL;
   for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
     cmd_add(cmd, "%s", w);
+  }
+  const char *odirect = cfg_given(phase_section, "posix.odirect") ? cfg_str_any(phase_section, "posix.odirect")
+                        : cfg_given(section, "posix.odirect")     ? cfg_str_any(section, "posix.odirect")
+                                                                  : NULL;
+  if (odirect && strcmp(odirect, "TRUE") == 0) {
+    cmd_add(cmd, "--posix.odirect");
   }
 }

@@ -9,147 +9,38 @@
 #include "hash.h"
 #include "util.h"
 
-#define END_OPTIONS {NULL, OPT_STRING, NULL, false, NULL}
-#define OPT_API {"API", OPT_STRING, NULL, false, NULL}
-#define OPT_RUN {"run", OPT_BOOL, "TRUE", false, NULL}
+/* One "[section]" header or "key = value" line of the file, in file order. */
+typedef struct {
+  int line;
+  char *section; /* the section as written (for a key: the section it is in, NULL before any header) */
+  char *key;     /* NULL for a header */
+  char *value;   /* as written, trimmed; normalised (TRUE/FALSE) once the release is chosen */
+} cfg_entry_t;
 
-static cfg_option_t global_opts[] = {
-    {"datadir", OPT_STRING, "./datafiles", true, NULL},
-    {"timestamp-datadir", OPT_BOOL, "TRUE", false, NULL},
-    {"resultdir", OPT_STRING, "./results", false, NULL},
-    {"timestamp-resultdir", OPT_BOOL, "TRUE", false, NULL},
-    {"api", OPT_STRING, "POSIX", false, NULL},
-    {"drop-caches", OPT_BOOL, "FALSE", false, NULL},
-    {"drop-caches-cmd", OPT_STRING, "sudo -n bash -c \"echo 3 > /proc/sys/vm/drop_caches\"", false, NULL},
-    {"io-buffers-on-gpu", OPT_BOOL, "FALSE", false, NULL},
-    {"verbosity", OPT_UINT, "1", false, NULL},
-    {"scc", OPT_BOOL, "FALSE", false, NULL},
-    {"dataPacketType", OPT_STRING, "timestamp", false, NULL},
-    END_OPTIONS};
-static cfg_option_t debug_opts[] = {
-    {"stonewall-time", OPT_INT, "300", false, NULL},
-    {"pause-dir", OPT_STRING, NULL, false, NULL},
-    END_OPTIONS};
-static cfg_option_t ior_easy_opts[] = {
-    OPT_API,
-    {"transferSize", OPT_STRING, "2m", false, NULL},
-    {"blockSize", OPT_STRING, "9920000m", false, NULL},
-    {"filePerProc", OPT_BOOL, "TRUE", false, NULL},
-    {"uniqueDir", OPT_BOOL, "FALSE", false, NULL},
-    OPT_RUN,
-    {"verbosity", OPT_INT, NULL, false, NULL},
-    END_OPTIONS};
-static cfg_option_t ior_easy_write_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_easy_opts[] = {
-    OPT_API, {"n", OPT_UINT64, "1000000", false, NULL}, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_easy_write_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdworkbench_opts[] = {
-    OPT_API,
-    {"waitingTime", OPT_FLOAT, "0.0", false, NULL},
-    {"precreatePerSet", OPT_UINT64, NULL, false, NULL},
-    {"filesPerProc", OPT_UINT64, NULL, false, NULL},
-    OPT_RUN,
-    {"verbosity", OPT_INT, NULL, false, NULL},
-    END_OPTIONS};
-static cfg_option_t mdworkbench_create_opts[] = {OPT_RUN, END_OPTIONS};
-static cfg_option_t timestamp_opts[] = {END_OPTIONS};
-#define FIND_OPTIONS                                                                   \
-  {                                                                                    \
-    {"external-script", OPT_STRING, NULL, false, NULL},                                \
-    {"external-mpi-args", OPT_STRING, "", false, NULL},                                \
-    {"external-extra-args", OPT_STRING, "", false, NULL},                              \
-    {"nproc", OPT_UINT, NULL, false, NULL}, OPT_RUN,                                   \
-    {"pfind-queue-length", OPT_INT, "10000", false, NULL},                             \
-    {"pfind-steal-next", OPT_BOOL, "FALSE", false, NULL},                              \
-    {"pfind-parallelize-single-dir-access-using-hashing", OPT_BOOL, "FALSE", false, NULL}, \
-    END_OPTIONS                                                                        \
-  }
-static cfg_option_t find_easy_opts[] = FIND_OPTIONS;
-static cfg_option_t ior_hard_opts[] = {
-    OPT_API,
-    {"segmentCount", OPT_INT, "10000000", false, NULL},
-    {"collective", OPT_BOOL, NULL, false, NULL},
-    OPT_RUN,
-    {"verbosity", OPT_INT, NULL, false, NULL},
-    END_OPTIONS};
-static cfg_option_t ior_hard_write_opts[] = {
-    OPT_API, {"collective", OPT_BOOL, NULL, false, NULL}, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_hard_opts[] = {
-    OPT_API,
-    {"n", OPT_UINT64, "1000000", false, NULL},
-    {"files-per-dir", OPT_UINT64, NULL, false, NULL},
-    OPT_RUN,
-    END_OPTIONS};
-static cfg_option_t mdtest_hard_write_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t find_opts[] = FIND_OPTIONS;
-static cfg_option_t find_hard_opts[] = FIND_OPTIONS;
-static cfg_option_t mdworkbench_bench_opts[] = {OPT_RUN, END_OPTIONS};
-static cfg_option_t ior_easy_read_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_easy_stat_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t ior_hard_read_opts[] = {
-    OPT_API, {"collective", OPT_BOOL, NULL, false, NULL}, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_hard_stat_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdworkbench_delete_opts[] = {OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_easy_delete_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_hard_read_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t mdtest_hard_delete_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
-static cfg_option_t ior_rnd4k_easy_read_opts[] = {OPT_API, OPT_RUN, END_OPTIONS};
+static cfg_entry_t *entries;
+static size_t entry_count;
+static const release_t *chosen;
 
-/* Phase order of src/phase-definitions.h; config.ini and the hash follow it. */
-static cfg_section_t sections[] = {
-    {"global", global_opts},
-    {"debug", debug_opts},
-    {"ior-easy", ior_easy_opts},
-    {"ior-easy-write", ior_easy_write_opts},
-    {"mdtest-easy", mdtest_easy_opts},
-    {"mdtest-easy-write", mdtest_easy_write_opts},
-    {"mdworkbench", mdworkbench_opts},
-    {"mdworkbench-create", mdworkbench_create_opts},
-    {"timestamp", timestamp_opts},
-    {"find-easy", find_easy_opts},
-    {"ior-hard", ior_hard_opts},
-    {"ior-hard-write", ior_hard_write_opts},
-    {"mdtest-hard", mdtest_hard_opts},
-    {"mdtest-hard-write", mdtest_hard_write_opts},
-    {"find", find_opts},
-    {"find-hard", find_hard_opts},
-    {"mdworkbench-bench", mdworkbench_bench_opts},
-    {"ior-easy-read", ior_easy_read_opts},
-    {"mdtest-easy-stat", mdtest_easy_stat_opts},
-    {"ior-hard-read", ior_hard_read_opts},
-    {"mdtest-hard-stat", mdtest_hard_stat_opts},
-    {"mdworkbench-delete", mdworkbench_delete_opts},
-    {"mdtest-easy-delete", mdtest_easy_delete_opts},
-    {"mdtest-hard-read", mdtest_hard_read_opts},
-    {"mdtest-hard-delete", mdtest_hard_delete_opts},
-    {"ior-rnd4K-easy-read", ior_rnd4k_easy_read_opts},
+/* The sections io500-runner runs or reads; every other section of a release belongs to a phase it does
+   not run (extended mode, the ior-rnd* phases of io500-isc21 .. isc26_v2, mdworkbench, find-easy/-hard). */
+static const char *const runner_sections[] = {
+    "global",           "debug",          "ior-easy",         "ior-easy-write",    "mdtest-easy",
+    "mdtest-easy-write", "timestamp",     "ior-hard",         "ior-hard-write",    "mdtest-hard",
+    "mdtest-hard-write", "find",          "ior-easy-read",    "mdtest-easy-stat",  "ior-hard-read",
+    "mdtest-hard-stat",  "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete", "ior-rnd4K-easy-read",
 };
-#define SECTION_COUNT (sizeof(sections) / sizeof(sections[0]))
 
-const cfg_section_t *config_sections(size_t *count) {
-  *count = SECTION_COUNT;
-  return sections;
-}
-
-void config_reset(void) {
-  for (size_t s = 0; s < SECTION_COUNT; s++) {
-    for (cfg_option_t *o = sections[s].options; o->name; o++) {
-      o->value = o->dflt;
-    }
-  }
-}
-
-static cfg_section_t *find_section(const char *name) {
-  for (size_t s = 0; s < SECTION_COUNT; s++) {
-    if (strcasecmp(sections[s].name, name) == 0) {
-      return &sections[s];
+static const rel_section_t *rel_section(const release_t *rel, const char *name) {
+  for (const rel_section_t *s = rel->sections; s->name; s++) {
+    if (strcasecmp(s->name, name) == 0) {
+      return s;
     }
   }
   return NULL;
 }
 
-static cfg_option_t *find_option(cfg_section_t *section, const char *key) {
-  for (cfg_option_t *o = section->options; o->name; o++) {
+static const rel_option_t *rel_option(const rel_section_t *section, const char *key) {
+  for (const rel_option_t *o = section->options; o->name; o++) {
     if (strcasecmp(o->name, key) == 0) {
       return o;
     }
@@ -157,24 +48,18 @@ static cfg_option_t *find_option(cfg_section_t *section, const char *key) {
   return NULL;
 }
 
-static void list_section_names(char *out, size_t len) {
-  out[0] = '\0';
-  for (size_t s = 0; s < SECTION_COUNT; s++) {
-    size_t used = strlen(out);
-    snprintf(out + used, len - used, "%s%s", s ? ", " : "", sections[s].name);
-  }
+static const rel_option_t *rel_lookup(const release_t *rel, const char *section, const char *key) {
+  const rel_section_t *s = rel_section(rel, section);
+  return s ? rel_option(s, key) : NULL;
 }
 
-static void list_option_names(const cfg_section_t *section, char *out, size_t len) {
-  out[0] = '\0';
-  if (!section->options[0].name) {
-    snprintf(out, len, "none");
-    return;
+static bool rel_script_key(const release_t *rel, const char *section, const char *key) {
+  for (const rel_key_t *k = rel->script_keys; k->section; k++) {
+    if (strcasecmp(k->section, section) == 0 && strcasecmp(k->key, key) == 0) {
+      return true;
+    }
   }
-  for (cfg_option_t *o = section->options; o->name; o++) {
-    size_t used = strlen(out);
-    snprintf(out + used, len - used, "%s%s", o == section->options ? "" : ", ", o->name);
-  }
+  return false;
 }
 
 static bool value_matches(const char *pattern, const char *value) {
@@ -187,44 +72,234 @@ static bool value_matches(const char *pattern, const char *value) {
   return ok;
 }
 
-/* Checks the value against the option type; booleans are normalised as the official parser does. */
-static bool check_type(cfg_option_t *o, const char **value, const char *section, int line, const char *file,
-                       char *err, size_t err_len) {
-  const char *expect = NULL;
-  switch (o->type) {
+/* The official parser's type check; booleans come back as TRUE/FALSE. NULL when the value fits, else
+   what the option expects. */
+static const char *type_mismatch(opt_type_t type, const char *value, const char **normalised) {
+  *normalised = value;
+  switch (type) {
     case OPT_INT:
-      if (!value_matches("^[-]?[0-9]+$", *value)) expect = "a whole number";
-      break;
+      return value_matches("^[-]?[0-9]+$", value) ? NULL : "a whole number";
     case OPT_UINT:
     case OPT_UINT64:
-      if (!value_matches("^[0-9]+$", *value)) expect = "a whole number >= 0";
-      break;
+      return value_matches("^[0-9]+$", value) ? NULL : "a whole number >= 0";
     case OPT_FLOAT:
-      if (!value_matches("^([0-9e.+-]+)$", *value)) expect = "a decimal number";
-      break;
+      return value_matches("^([0-9e.+-]+)$", value) ? NULL : "a decimal number";
     case OPT_BOOL:
-      if (strcasecmp(*value, "true") == 0 || strcmp(*value, "1") == 0) {
-        *value = "TRUE";
-      } else if (strcasecmp(*value, "false") == 0 || strcmp(*value, "0") == 0) {
-        *value = "FALSE";
-      } else {
-        expect = "TRUE or FALSE";
+      if (strcasecmp(value, "true") == 0 || strcmp(value, "1") == 0) {
+        *normalised = "TRUE";
+        return NULL;
       }
-      break;
+      if (strcasecmp(value, "false") == 0 || strcmp(value, "0") == 0) {
+        *normalised = "FALSE";
+        return NULL;
+      }
+      return "TRUE or FALSE";
     case OPT_STRING:
-      break;
+      return NULL;
   }
-  if (expect) {
-    snprintf(err, err_len, "%s line %d: option \"%s\" in section [%s] must be %s, but it is \"%s\".", file,
-             line, o->name, section, expect, *value);
-    return false;
-  }
-  return true;
+  return NULL;
 }
 
-bool config_parse(const char *text, const char *file_name, char *err, size_t err_len) {
+static void append(char *out, size_t len, const char *fmt, const char *text) {
+  size_t used = strlen(out);
+  if (used < len) {
+    snprintf(out + used, len - used, fmt, text);
+  }
+}
+
+/* Every section name of every release, each once, for messages. */
+static void list_all_sections(char *out, size_t len) {
+  out[0] = '\0';
+  for (size_t r = 0; r < release_count; r++) {
+    for (const rel_section_t *s = releases[r].sections; s->name; s++) {
+      bool seen = false;
+      for (size_t q = 0; q < r && !seen; q++) {
+        seen = rel_section(&releases[q], s->name) != NULL;
+      }
+      if (!seen) {
+        append(out, len, out[0] ? ", %s" : "%s", s->name);
+      }
+    }
+  }
+}
+
+/* Every option any release has in this section, each once. */
+static void list_all_options(const char *section, char *out, size_t len) {
+  out[0] = '\0';
+  for (size_t r = 0; r < release_count; r++) {
+    const rel_section_t *s = rel_section(&releases[r], section);
+    if (!s) {
+      continue;
+    }
+    for (const rel_option_t *o = s->options; o->name; o++) {
+      bool seen = false;
+      for (size_t q = 0; q < r && !seen; q++) {
+        seen = rel_lookup(&releases[q], section, o->name) != NULL;
+      }
+      if (!seen) {
+        append(out, len, out[0] ? ", %s" : "%s", o->name);
+      }
+    }
+    for (const rel_key_t *k = releases[r].script_keys; k->section; k++) {
+      if (strcasecmp(k->section, section) == 0 && !strstr(out, k->key)) {
+        append(out, len, out[0] ? ", %s" : "%s", k->key);
+      }
+    }
+  }
+  if (!out[0]) {
+    snprintf(out, len, "none");
+  }
+}
+
+static bool known_to_some_release(const cfg_entry_t *e) {
+  for (size_t r = 0; r < release_count; r++) {
+    if (!e->key ? rel_section(&releases[r], e->section) != NULL
+                : rel_lookup(&releases[r], e->section, e->key) || rel_script_key(&releases[r], e->section, e->key)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Does this release accept the entry? On a type error, expect names what the option needs. */
+static bool release_accepts(const release_t *rel, const cfg_entry_t *e, const char **expect) {
+  *expect = NULL;
+  if (!e->key) {
+    return rel_section(rel, e->section) != NULL;
+  }
+  if (rel_script_key(rel, e->section, e->key)) {
+    return true;
+  }
+  const rel_option_t *o = rel_lookup(rel, e->section, e->key);
+  if (!o) {
+    return false;
+  }
+  const char *normalised;
+  *expect = type_mismatch(o->type, e->value, &normalised);
+  return *expect == NULL;
+}
+
+/* Which releases have this entry, as a short text: "io500-isc20_v1 ... io500-sc20" style ranges. */
+static void releases_with(const cfg_entry_t *e, char *out, size_t len) {
+  out[0] = '\0';
+  for (size_t r = 0; r < release_count; r++) {
+    const char *expect;
+    if (release_accepts(&releases[r], e, &expect)) {
+      append(out, len, out[0] ? "; %s" : "%s", releases[r].tags);
+    }
+  }
+}
+
+static void describe(const cfg_entry_t *e, char *out, size_t len) {
+  if (e->key) {
+    snprintf(out, len, "[%s] %s (line %d)", e->section, e->key, e->line);
+  } else {
+    snprintf(out, len, "[%s] (line %d)", e->section, e->line);
+  }
+}
+
+/* No release accepts the whole file: say why, for the first entry that explains it. */
+static void explain_rejection(const char *file_name, char *err, size_t err_len) {
+  for (size_t i = 0; i < entry_count; i++) {
+    const cfg_entry_t *e = &entries[i];
+    if (known_to_some_release(e)) {
+      continue;
+    }
+    char known[4096];
+    if (!e->key) {
+      list_all_sections(known, sizeof(known));
+      snprintf(err, err_len,
+               "%s line %d: unknown section [%s]: no IO500 release has it. The sections an IO500 configuration may "
+               "use are: %s.",
+               file_name, e->line, e->section, known);
+    } else {
+      list_all_options(e->section, known, sizeof(known));
+      snprintf(err, err_len,
+               "%s line %d: unknown option \"%s\" in section [%s]: no IO500 release has it. The options of this "
+               "section are: %s.",
+               file_name, e->line, e->key, e->section, known);
+    }
+    return;
+  }
+  /* Every entry is known somewhere: a value of the wrong type, or options of different releases. */
+  for (size_t i = 0; i < entry_count; i++) {
+    const cfg_entry_t *e = &entries[i];
+    bool accepted = false;
+    const char *expect = NULL;
+    for (size_t r = 0; r < release_count && !accepted; r++) {
+      const char *why;
+      accepted = release_accepts(&releases[r], e, &why);
+      if (!expect && why) {
+        expect = why;
+      }
+    }
+    if (!accepted && expect) {
+      snprintf(err, err_len, "%s line %d: option \"%s\" in section [%s] must be %s, but it is \"%s\".", file_name,
+               e->line, e->key, e->section, expect, e->value);
+      return;
+    }
+  }
+  /* Narrow the releases entry by entry; the entry that empties the set conflicts with an earlier one. */
+  bool possible[64];
+  for (size_t r = 0; r < release_count && r < 64; r++) {
+    possible[r] = true;
+  }
+  const cfg_entry_t *narrowing = NULL;
+  for (size_t i = 0; i < entry_count; i++) {
+    const cfg_entry_t *e = &entries[i];
+    bool any = false, narrows = false;
+    for (size_t r = 0; r < release_count && r < 64; r++) {
+      const char *why;
+      bool ok = release_accepts(&releases[r], e, &why);
+      any = any || (possible[r] && ok);
+      narrows = narrows || (possible[r] && !ok);
+    }
+    if (!any) {
+      char first[256], second[256], first_rel[2048], second_rel[2048];
+      describe(narrowing ? narrowing : e, first, sizeof(first));
+      describe(e, second, sizeof(second));
+      releases_with(narrowing ? narrowing : e, first_rel, sizeof(first_rel));
+      releases_with(e, second_rel, sizeof(second_rel));
+      snprintf(err, err_len,
+               "%s: no IO500 release accepts every section and option of this file: %s belongs to %s, but %s "
+               "to %s. Keep the options of one release.",
+               file_name, first, first_rel, second, second_rel);
+      return;
+    }
+    if (narrows) {
+      narrowing = e;
+    }
+    for (size_t r = 0; r < release_count && r < 64; r++) {
+      const char *why;
+      possible[r] = possible[r] && release_accepts(&releases[r], e, &why);
+    }
+  }
+  snprintf(err, err_len, "%s: no IO500 release accepts this file.", file_name);
+}
+
+static void free_entries(void) {
+  for (size_t i = 0; i < entry_count; i++) {
+    free(entries[i].section);
+    free(entries[i].key);
+    free(entries[i].value);
+  }
+  free(entries);
+  entries = NULL;
+  entry_count = 0;
+}
+
+static void add_entry(int line, const char *section, const char *key, const char *value) {
+  entries = xrealloc(entries, (entry_count + 1) * sizeof(*entries));
+  entries[entry_count].line = line;
+  entries[entry_count].section = section ? xstrdup(section) : NULL;
+  entries[entry_count].key = key ? xstrdup(key) : NULL;
+  entries[entry_count].value = value ? xstrdup(value) : NULL;
+  entry_count++;
+}
+
+/* The syntax of src/ini-parse.c: same expressions, so that what the official app accepts, we accept. */
+static bool read_lines(const char *text, const char *file_name, char *err, size_t err_len) {
   regex_t r_section, r_key, r_empty;
-  /* The same expressions as src/ini-parse.c so that what the official app accepts, we accept. */
   if (regcomp(&r_section, "^[[:space:]]*\\[[[:space:]]*([0-9a-zA-Z_-]+)[[:space:]]*\\][[:space:]]*([[:space:]][#;].*)?$",
               REG_EXTENDED) != 0 ||
       regcomp(&r_key, "^[[:space:]]*([0-9a-zA-Z_.-]+)[[:space:]]*=[[:space:]]*([^#;]*)[[:space:]]*([[:space:]][#;].*)?$",
@@ -232,9 +307,8 @@ bool config_parse(const char *text, const char *file_name, char *err, size_t err
       regcomp(&r_empty, "^[[:space:]]*([#;].*)?$", REG_EXTENDED) != 0) {
     die("internal error: cannot compile the INI expressions");
   }
-  config_reset();
   char *copy = xstrdup(text);
-  cfg_section_t *section = NULL;
+  char *section = NULL;
   bool ok = true;
   int line_no = 0;
   char *line = copy;
@@ -247,15 +321,9 @@ bool config_parse(const char *text, const char *file_name, char *err, size_t err
     regmatch_t m[3];
     if (regexec(&r_section, line, 3, m, 0) == 0) {
       line[m[1].rm_eo] = '\0';
-      const char *name = line + m[1].rm_so;
-      section = find_section(name);
-      if (!section) {
-        char known[1024];
-        list_section_names(known, sizeof(known));
-        snprintf(err, err_len, "%s line %d: unknown section [%s]. The sections an IO500 configuration may use are: %s.",
-                 file_name, line_no, name, known);
-        ok = false;
-      }
+      section = line + m[1].rm_so;
+      add_entry(line_no, section, NULL, NULL);
+      section = entries[entry_count - 1].section;
     } else if (regexec(&r_key, line, 3, m, 0) == 0) {
       line[m[1].rm_eo] = '\0';
       char *key = line + m[1].rm_so;
@@ -267,27 +335,13 @@ bool config_parse(const char *text, const char *file_name, char *err, size_t err
         *--end = '\0';
       }
       if (*val == '\0') {
-        /* An empty value means "unset" for the official app; it is skipped, so do we. */
+        /* An empty value means "unset" for the official app; it is skipped before the key is looked up. */
       } else if (!section) {
         snprintf(err, err_len, "%s line %d: the option \"%s\" appears before any [section] header.", file_name,
                  line_no, key);
         ok = false;
       } else {
-        cfg_option_t *o = find_option(section, key);
-        if (!o) {
-          char known[1024];
-          list_option_names(section, known, sizeof(known));
-          snprintf(err, err_len,
-                   "%s line %d: unknown option \"%s\" in section [%s]. The options of this section are: %s.",
-                   file_name, line_no, key, section->name, known);
-          ok = false;
-        } else {
-          const char *value = val;
-          ok = check_type(o, &value, section->name, line_no, file_name, err, err_len);
-          if (ok) {
-            o->value = xstrdup(value);
-          }
-        }
+        add_entry(line_no, section, key, val);
       }
     } else if (regexec(&r_empty, line, 0, NULL, 0) != 0) {
       snprintf(err, err_len, "%s line %d: this line is neither a [section], a \"key = value\" pair nor a comment: \"%s\".",
@@ -300,34 +354,99 @@ bool config_parse(const char *text, const char *file_name, char *err, size_t err
   regfree(&r_section);
   regfree(&r_key);
   regfree(&r_empty);
-  if (ok) {
-    for (size_t s = 0; s < SECTION_COUNT && ok; s++) {
-      for (cfg_option_t *o = sections[s].options; o->name; o++) {
-        if (o->mandatory && !o->value) {
-          snprintf(err, err_len, "%s: the mandatory option \"%s\" in section [%s] is not set.", file_name, o->name,
-                   sections[s].name);
-          ok = false;
-          break;
-        }
-      }
-    }
-  }
   return ok;
 }
 
-static cfg_option_t *lookup(const char *section, const char *key) {
-  cfg_section_t *s = find_section(section);
-  if (!s) {
-    die("internal error: no section [%s]", section);
+bool config_parse(const char *text, const char *file_name, char *err, size_t err_len) {
+  free_entries();
+  chosen = NULL;
+  if (!read_lines(text, file_name, err, err_len)) {
+    return false;
   }
-  cfg_option_t *o = find_option(s, key);
-  if (!o) {
-    die("internal error: no option %s in [%s]", key, section);
+  for (size_t r = 0; r < release_count && !chosen; r++) {
+    bool all = true;
+    for (size_t i = 0; i < entry_count && all; i++) {
+      const char *expect;
+      all = release_accepts(&releases[r], &entries[i], &expect);
+    }
+    if (all) {
+      chosen = &releases[r];
+    }
   }
-  return o;
+  if (!chosen) {
+    explain_rejection(file_name, err, err_len);
+    return false;
+  }
+  for (size_t i = 0; i < entry_count; i++) {
+    cfg_entry_t *e = &entries[i];
+    const rel_option_t *o = e->key ? rel_lookup(chosen, e->section, e->key) : NULL;
+    if (o) {
+      const char *normalised;
+      type_mismatch(o->type, e->value, &normalised);
+      if (normalised != e->value) {
+        free(e->value);
+        e->value = xstrdup(normalised);
+      }
+    }
+  }
+  for (const rel_section_t *s = chosen->sections; s->name; s++) {
+    for (const rel_option_t *o = s->options; o->name; o++) {
+      if (o->mandatory && !cfg_str(s->name, o->name)) {
+        snprintf(err, err_len, "%s: the mandatory option \"%s\" in section [%s] is not set.", file_name, o->name,
+                 s->name);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
-const char *cfg_str(const char *section, const char *key) { return lookup(section, key)->value; }
+const release_t *config_release(void) { return chosen ? chosen : &releases[0]; }
+
+static const cfg_entry_t *given(const char *section, const char *key) {
+  const cfg_entry_t *found = NULL;
+  for (size_t i = 0; i < entry_count; i++) {
+    if (entries[i].key && strcasecmp(entries[i].section, section) == 0 && strcasecmp(entries[i].key, key) == 0) {
+      found = &entries[i]; /* the last assignment wins, as in the official parser */
+    }
+  }
+  return found;
+}
+
+bool cfg_given(const char *section, const char *key) { return given(section, key) != NULL; }
+
+static bool known_option(const char *section, const char *key) {
+  for (size_t r = 0; r < release_count; r++) {
+    if (rel_lookup(&releases[r], section, key) || rel_script_key(&releases[r], section, key)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *cfg_str_any(const char *section, const char *key) {
+  return known_option(section, key) ? cfg_str(section, key) : NULL;
+}
+
+const char *cfg_str(const char *section, const char *key) {
+  const cfg_entry_t *e = given(section, key);
+  if (e) {
+    return e->value;
+  }
+  const rel_option_t *o = rel_lookup(config_release(), section, key);
+  if (o) {
+    return o->dflt;
+  }
+  for (size_t r = 0; r < release_count; r++) {
+    if ((o = rel_lookup(&releases[r], section, key)) != NULL) {
+      return r == 0 ? o->dflt : NULL; /* an option of older releases only: unset unless given */
+    }
+    if (rel_script_key(&releases[r], section, key)) {
+      return NULL;
+    }
+  }
+  die("internal error: no IO500 release has the option %s in [%s]", key, section);
+}
 
 bool cfg_bool(const char *section, const char *key, bool when_unset) {
   const char *v = cfg_str(section, key);
@@ -339,12 +458,19 @@ long long cfg_int(const char *section, const char *key, long long when_unset) {
   return v ? atoll(v) : when_unset;
 }
 
+/* The value the chosen release writes into config.ini for an option: the file's, else its default. */
+static const char *written_value(const rel_section_t *s, const rel_option_t *o) {
+  const cfg_entry_t *e = given(s->name, o->name);
+  return e ? e->value : o->dflt;
+}
+
 uint32_t config_hash(void) {
   uint32_t h = 0;
-  for (size_t s = 0; s < SECTION_COUNT; s++) {
-    for (cfg_option_t *o = sections[s].options; o->name; o++) {
-      if (o->value) {
-        hash_key_value(&h, o->name, o->value);
+  for (const rel_section_t *s = config_release()->sections; s->name; s++) {
+    for (const rel_option_t *o = s->options; o->name; o++) {
+      const char *value = written_value(s, o);
+      if (value) {
+        hash_key_value(&h, o->name, value);
       }
     }
   }
@@ -352,11 +478,49 @@ uint32_t config_hash(void) {
 }
 
 void config_write(FILE *out) {
-  for (size_t s = 0; s < SECTION_COUNT; s++) {
-    fprintf(out, "[%s]\n", sections[s].name);
-    for (cfg_option_t *o = sections[s].options; o->name; o++) {
-      fprintf(out, "%s = %s\n", o->name, o->value ? o->value : "");
+  for (const rel_section_t *s = config_release()->sections; s->name; s++) {
+    fprintf(out, "[%s]\n", s->name);
+    for (const rel_option_t *o = s->options; o->name; o++) {
+      const char *value = written_value(s, o);
+      fprintf(out, "%s = %s\n", o->name, value ? value : "");
     }
     fprintf(out, "\n");
+  }
+}
+
+static bool runner_runs(const char *section) {
+  for (size_t i = 0; i < sizeof(runner_sections) / sizeof(runner_sections[0]); i++) {
+    if (strcasecmp(runner_sections[i], section) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void config_sections_not_run(char *out, size_t len) {
+  out[0] = '\0';
+  for (const rel_section_t *s = config_release()->sections; s->name; s++) {
+    if (runner_runs(s->name)) {
+      continue;
+    }
+    for (size_t i = 0; i < entry_count; i++) {
+      if (strcasecmp(entries[i].section, s->name) == 0) {
+        append(out, len, out[0] ? ", [%s]" : "[%s]", s->name);
+        break;
+      }
+    }
+  }
+}
+
+void config_script_keys_given(char *out, size_t len) {
+  out[0] = '\0';
+  for (size_t i = 0; i < entry_count; i++) {
+    const cfg_entry_t *e = &entries[i];
+    if (e->key && rel_script_key(config_release(), e->section, e->key) &&
+        !rel_lookup(config_release(), e->section, e->key)) {
+      char item[256];
+      snprintf(item, sizeof(item), "[%s] %s", e->section, e->key);
+      append(out, len, out[0] ? ", %s" : "%s", item);
+    }
   }
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ioerror.h"
 #include "pattern.h"
 #include "report.h"
 #include "runner.h"
@@ -26,7 +27,6 @@ typedef struct {
   uint64_t bytes_at_stonewall;
   double stonewall_time;
   int errors;
-  int io_failures;
 } ior_rank_state_t;
 
 void ior_file_name(const ior_job_t *job, int file_rank, char *out) {
@@ -74,7 +74,7 @@ static uint64_t next_random(uint64_t *state) {
    nothing for the timestamp packet), a checked read first flips the buffer's first byte
    (invalidate_buffer_pattern); then lseek + read/write through the POSIX backend, then a checked read
    compares every word (CompareData). */
-static int transfer_once(int fd, const ior_job_t *job, char *buf, uint64_t offset, int data_rank,
+static int transfer_once(int fd, const ior_job_t *job, const char *file, char *buf, uint64_t offset, int data_rank,
                          ior_rank_state_t *st) {
   bool is_write = job->access == IOR_WRITE;
   if (is_write) {
@@ -82,9 +82,13 @@ static int transfer_once(int fd, const ior_job_t *job, char *buf, uint64_t offse
   } else if (job->verify) {
     buf[0] = (char)~buf[0];
   }
-  size_t done = posix_xfer(fd, buf, job->transfer, (long long)offset, is_write);
-  if (done != job->transfer) {
-    st->io_failures++;
+  size_t done = 0;
+  int rc = posix_xfer(fd, buf, job->transfer, (long long)offset, is_write, job->posix.range_locks, &done);
+  if (rc != 0) {
+    /* IOR stops the application here ("cannot write to file" / "cannot read from file"). */
+    char op[128];
+    describe_xfer_error(op, sizeof(op), is_write, rc, done, job->transfer);
+    io_error(op, file, (long long)offset, rc > 0 ? rc : 0);
     return -1;
   }
   if (job->verify) {
@@ -204,11 +208,13 @@ static void write_rank_csv(const ior_job_t *job, const ior_rank_state_t *st, con
   free(all);
 }
 
+/* POSIX_Create / POSIX_Open of IOR, with O_DIRECT for --posix.odirect. */
 static int open_for_job(const ior_job_t *job, const char *file) {
+  int direct = job->posix.odirect ? O_DIRECT : 0;
   if (job->access == IOR_WRITE) {
-    return open(file, O_CREAT | O_RDWR, 0664);
+    return open(file, O_CREAT | O_RDWR | direct, 0664);
   }
-  return open(file, O_RDONLY);
+  return open(file, O_RDONLY | direct);
 }
 
 ior_result_t ior_run_job(const ior_job_t *job) {
@@ -260,25 +266,20 @@ ior_result_t ior_run_job(const ior_job_t *job) {
     }
   }
 
-  int opened_ok = 1;
   MPI_Barrier(MPI_COMM_WORLD);
   st.open_start = now();
   int fd = open_for_job(job, file);
   st.open_stop = now();
   if (fd < 0) {
-    fprintf(stderr, "io500-runner: rank %d cannot open %s: %s\n", run.rank, file, strerror(errno));
-    opened_ok = 0;
+    io_error(job->access == IOR_WRITE ? "cannot create" : "cannot open", file, -1, errno);
   }
-  int all_opened = 0;
+  int opened_ok = fd >= 0, all_opened = 0;
   MPI_Allreduce(&opened_ok, &all_opened, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); /* doubles as IOR's -g barrier */
   if (!all_opened) {
     if (fd >= 0) {
       close(fd);
     }
     free(buf);
-    if (run.rank == 0) {
-      report_invalid_phase("%s could not open its data files (see the messages above).", job->phase);
-    }
     res.failed = true;
     return res;
   }
@@ -302,9 +303,10 @@ ior_result_t ior_run_job(const ior_job_t *job) {
   while (st.pairs < limit && !hit) {
     uint64_t offset = job->random ? (next_random(&rnd_state) % file_blocks) * job->transfer
                                   : transfer_offset(job, st.pairs, data_rank);
-    if (transfer_once(fd, job, buf, offset, data_rank, &st) == 0) {
-      st.bytes += job->transfer;
+    if (transfer_once(fd, job, file, buf, offset, data_rank, &st) != 0) {
+      break; /* the phase stops on every rank after the collective steps below */
     }
+    st.bytes += job->transfer;
     st.pairs++;
     double t = now();
     timeline_add(&tl, t, job->transfer);
@@ -327,12 +329,13 @@ ior_result_t ior_run_job(const ior_job_t *job) {
     bytes_min = moved_min;
     bytes_sum = moved_sum;
     res.pairs_max = most;
-    while (st.pairs < most) {
+    while (st.pairs < most && !io_error_pending()) {
       uint64_t offset = job->random ? (next_random(&rnd_state) % file_blocks) * job->transfer
                                     : transfer_offset(job, st.pairs, data_rank);
-      if (transfer_once(fd, job, buf, offset, data_rank, &st) == 0) {
-        st.bytes += job->transfer;
+      if (transfer_once(fd, job, file, buf, offset, data_rank, &st) != 0) {
+        break;
       }
+      st.bytes += job->transfer;
       st.pairs++;
       timeline_add(&tl, now(), job->transfer);
     }
@@ -341,22 +344,29 @@ ior_result_t ior_run_job(const ior_job_t *job) {
     MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     res.pairs_max = most;
   }
-  if (job->access == IOR_WRITE && fsync(fd) != 0) {
+  if (job->access == IOR_WRITE && !io_error_pending() && fsync(fd) != 0) {
     /* -e: the data must be on stable storage inside the timed region. */
-    st.io_failures++;
+    io_error("fsync of", file, -1, errno);
   }
   st.rw_stop = now();
   timeline_end(&tl, st.rw_stop);
   MPI_Barrier(MPI_COMM_WORLD);
   st.close_start = now();
   if (close(fd) != 0) {
-    st.io_failures++;
+    io_error("close of", file, -1, errno);
   }
   st.close_stop = now();
   if (job->access == IOR_WRITE) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
 
+  if (io_error_any()) {
+    /* No score, log or status file from a phase that stopped on an I/O error. */
+    timeline_free(&tl);
+    free(buf);
+    res.failed = true;
+    return res;
+  }
   if (job->access == IOR_WRITE && job->stonewall_file) {
     stonewall_store(job->stonewall_file, res.pairs_max);
   }
@@ -374,8 +384,7 @@ ior_result_t ior_run_job(const ior_job_t *job) {
   unsigned long long bytes = st.bytes, bytes_all = 0;
   MPI_Allreduce(&bytes, &bytes_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   res.bytes = bytes_all;
-  int errors = st.errors + st.io_failures;
-  MPI_Allreduce(&errors, &res.errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&st.errors, &res.errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Bcast(&res.time, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (run.rank == 0) {
     res.stonewall_time = st.stonewall_time;

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "hash.h"
+#include "ioerror.h"
 #include "pack.h"
 #include "report.h"
 #include "runner.h"
@@ -50,6 +53,7 @@ typedef struct {
   const char *timestamp;
   bool dry_run;
   bool config_hash_only;
+  bool check_only;
   int verbosity_override; /* -1: from the ini */
 } cli_t;
 
@@ -59,6 +63,7 @@ static void usage(FILE *out) {
           "  mpirun -np N io500-runner CONFIG.ini [--dry-run] [--timestamp=YYYY.MM.DD-HH.MM.SS] [-v] "
           "[--verbose=N]\n"
           "  io500-runner CONFIG.ini --config-hash\n"
+          "  io500-runner CONFIG.ini --check-config\n"
           "  io500-runner --pack RESULTDIR [--system system.json] [--output DIR]\n"
           "  io500-runner --version\n");
 }
@@ -79,6 +84,8 @@ static cli_t parse_cli(int argc, char **argv) {
       cli.timestamp = argv[++i];
     } else if (strcmp(argv[i], "--config-hash") == 0) {
       cli.config_hash_only = true;
+    } else if (strcmp(argv[i], "--check-config") == 0) {
+      cli.check_only = true;
     } else if (strcmp(argv[i], "-v") == 0) {
       cli.verbosity_override = cli.verbosity_override < 0 ? 1 : cli.verbosity_override + 1;
     } else if (strncmp(argv[i], "--verbose=", 10) == 0) {
@@ -128,7 +135,7 @@ static char *load_config(const cli_t *cli) {
   }
   MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
   text[len] = '\0';
-  char err[2048];
+  char err[4096];
   if (!config_parse(text, cli->ini, err, sizeof(err))) {
     die_all("%s", err);
   }
@@ -217,21 +224,61 @@ static void drop_caches(void) {
   }
 }
 
+/* An I/O error ended the phase on every rank: the run stops like the official application, with the cause
+   in result.txt, result_summary.txt and on stdout, no score, the data directory removed, exit status 3. */
+static void __attribute__((noreturn)) stop_on_io_error(const char *message) {
+  if (run.rank == 0) {
+    fprintf(run.result, "; ERROR %s\n", message);
+    fprintf(run.result, "; STOPPED: no score, the run stopped on this I/O error\n");
+    fclose(run.result);
+    report_summary("ERROR %s\n", message);
+    report_summary("The run stopped on this I/O error: no score. The result files are in %s\n", run.resdir);
+    fclose(run.summary);
+    run.result = run.summary = NULL;
+  }
+  remove_data_after_error();
+  MPI_Finalize();
+  exit(3);
+}
+
 static void run_phase(phase_t *p, uint32_t *score_hash) {
   if (run.drop_caches && !p->dummy) {
     drop_caches();
   }
   MPI_Barrier(MPI_COMM_WORLD);
+  const char *pause_dir = cfg_str("debug", "pause-dir");
   if (run.rank == 0) {
     fprintf(run.result, "\n[%s]\n", p->name);
+    if (pause_dir) {
+      /* [debug] pause-dir: wait while <pause-dir>/<phase> exists (the run is invalid, see main()). */
+      if (run.verbosity > 0) {
+        report_time_pair("t_pause");
+      }
+      char path[PATH_MAX];
+      path_join(path, "%s/%s", pause_dir, p->name);
+      fprintf(run.result, "; Checking for pause file %s\n", path);
+      fflush(run.result);
+      struct stat sb;
+      while (stat(path, &sb) == 0) {
+        sleep(1);
+      }
+    }
     if (run.verbosity > 0) {
       report_time_pair("t_start");
     }
   }
+  if (pause_dir) {
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   double start = now();
   run.valid_phase = true;
+  run.phase = p->name;
   double score = p->fn();
   double runtime = now() - start;
+  char io_message[1200];
+  if (io_error_agreed(io_message, sizeof(io_message))) {
+    stop_on_io_error(io_message);
+  }
   if (run.rank == 0) {
     if (!run.dry_run) {
       if (p->verify_stonewall && runtime < run.stonewall) {
@@ -314,6 +361,60 @@ static void report_memory(void) {
   }
 }
 
+/* --check-config: parse and check without MPI, for sites and tests ("does the runner take my file?"). */
+static int check_config_main(const cli_t *cli) {
+  size_t n = 0;
+  char *text = read_text_file(cli->ini, &n);
+  if (!text) {
+    fprintf(stderr, "io500-runner: cannot read the configuration file %s: %s\n", cli->ini, strerror(errno));
+    return 2;
+  }
+  char err[4096];
+  if (strlen(text) != n) {
+    fprintf(stderr, "io500-runner: the configuration file %s contains NUL bytes; it must be a text file\n", cli->ini);
+    return 2;
+  }
+  if (!config_parse(text, cli->ini, err, sizeof(err)) || !check_supported_options(err, sizeof(err))) {
+    fprintf(stderr, "io500-runner: %s\n", err);
+    free(text);
+    return 2;
+  }
+  char not_run[2048], script_keys[1024];
+  config_sections_not_run(not_run, sizeof(not_run));
+  config_script_keys_given(script_keys, sizeof(script_keys));
+  printf("accepted       = %s\n", cli->ini);
+  printf("release        = %s\n", config_release()->tags);
+  printf("config-hash    = %X\n", config_hash());
+  printf("not run        = %s\n", not_run[0] ? not_run : "-");
+  printf("not used       = %s\n", script_keys[0] ? script_keys : "-");
+  free(text);
+  return 0;
+}
+
+/* Once, before the phases: which release's layout config.ini has, and what the file asks for that the
+   runner reads but does not run (stdout and a comment in result.txt). */
+static void report_release_and_not_run(void) {
+  if (run.rank != 0) {
+    return;
+  }
+  char not_run[2048], script_keys[1024];
+  config_sections_not_run(not_run, sizeof(not_run));
+  config_script_keys_given(script_keys, sizeof(script_keys));
+  printf("Configuration of %s: config.ini and the config hash are written as these releases write them.\n",
+         config_release()->tags);
+  if (not_run[0]) {
+    printf("Not run: %s (phases of the extended mode or of older releases, which io500-runner does not run; "
+           "their options are recorded in config.ini).\n", not_run);
+    fprintf(run.result, "; NOTE not run: %s\n", not_run);
+  }
+  if (script_keys[0]) {
+    printf("Not used: %s (read by the release's io500.sh for an external find script, which io500-runner "
+           "does not run; kept in config-orig.ini).\n", script_keys);
+    fprintf(run.result, "; NOTE not used: %s\n", script_keys);
+  }
+  fflush(stdout);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--pack") == 0) {
     return pack_main(argc, argv);
@@ -323,6 +424,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   cli_t cli = parse_cli(argc, argv);
+  if (cli.check_only) {
+    return check_config_main(&cli);
+  }
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &run.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &run.size);
@@ -335,15 +439,19 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
-  char err[2048];
+  char err[4096];
   if (!check_supported_options(err, sizeof(err))) {
     die_all("%s", err);
   }
   setup_run(&cli);
   detect_topology();
   open_result_files(ini_text);
+  report_release_and_not_run();
   if (run.dry_run) {
     report_invalid_run("DRY RUN MODE ACTIVATED");
+  }
+  if (cfg_str("debug", "pause-dir")) {
+    report_invalid_run("PAUSING BETWEEN RUNS ACTIVATED");
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (run.rank == 0 && run.verbosity > 0) {
@@ -379,6 +487,7 @@ int main(int argc, char **argv) {
   }
   free(ini_text);
   MPI_Finalize();
-  /* Like the official app: validity is recorded in the result files, not in the exit status. */
+  /* Like the official app: validity is recorded in the result files, not in the exit status (an I/O
+     error stops the run with status 3, see stop_on_io_error). */
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ioerror.h"
 #include "pattern.h"
 #include "report.h"
 #include "runner.h"
@@ -58,70 +59,114 @@ static void tree_path(const md_job_t *job, int tree_rank, char *out) {
   }
 }
 
-/* One item as mdtest does it through its POSIX backend; returns the number of errors (0 or 1).
-   create: open(O_CREAT | O_RDWR, 0664) (POSIX_Create ignores mdtest's IOR_WRONLY), lseek + write, close.
-   read:   open(O_RDWR): mdtest passes O_RDONLY, which is 0, and POSIX_Open turns "neither IOR_RDONLY nor
-           IOR_WRONLY" into O_RDWR; then invalidate the buffer, lseek + read, verify, close.
-   stat:   stat(). remove: unlink().
-   The path is built per item as mdtest builds it: create and remove format "<dir>/file.mdtest.<r>.<i>" in
-   one step; stat and read (mdtest_stat, mdtest_read) first clear two PATH_MAX buffers, format the name,
-   then the full path, and copy it back. */
-static int do_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
-  char path[PATH_MAX];
+/* One item as mdtest does it through its POSIX backend. The path is built per item as mdtest builds it:
+   create and remove format "<dir>/file.mdtest.<r>.<i>" in one step; stat and read (mdtest_stat,
+   mdtest_read) first clear two PATH_MAX buffers, format the name, then the full path, and copy it back.
+   A failed operation is recorded with its errno (io_error) and ends the phase: IOR and mdtest stop the
+   official application on a failed create or transfer, and a run that lost files measures nothing. */
+static void item_path(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *path) {
   if (job->op == MD_STAT || job->op == MD_READ) {
     char name[PATH_MAX];
-    memset(path, 0, sizeof(path));
+    memset(path, 0, PATH_MAX);
     memset(name, 0, sizeof(name));
     snprintf(name, sizeof(name), "file.mdtest.%d.%llu", name_rank, (unsigned long long)i);
     path_join(path, "%s/%s", dir, name);
   } else {
     path_join(path, "%s/file.mdtest.%d.%llu", dir, name_rank, (unsigned long long)i);
   }
-  switch (job->op) {
-    case MD_CREATE: {
-      int fd = open(path, O_CREAT | O_RDWR, 0664);
-      if (fd < 0) {
-        return 1;
-      }
-      int err = 0;
-      if (job->file_bytes > 0) {
-        /* update_write_memory_pattern(itemNum, ...) before the write: nothing for the timestamp packet. */
-        pattern_update(buf, job->file_bytes, job->packet, job->seed, run.rank, i);
-        if (posix_xfer(fd, buf, job->file_bytes, 0, true) != job->file_bytes) {
-          err = 1;
-        }
-      }
-      if (close(fd) != 0) {
-        err = 1;
-      }
-      return err;
-    }
-    case MD_STAT: {
-      struct stat sb;
-      return stat(path, &sb) != 0;
-    }
-    case MD_READ: {
-      int fd = open(path, O_RDWR);
-      if (fd < 0) {
-        return 1;
-      }
-      int err = 0;
-      if (job->file_bytes > 0) {
-        buf[0] = (char)~buf[0]; /* a stale buffer must never pass verification */
-        if (posix_xfer(fd, buf, job->file_bytes, 0, false) != job->file_bytes) {
-          err = 1;
-        } else if (job->verify) {
-          /* mdtest verifies against the writer (rank + 2 * stride), which is name_rank here. */
-          err = pattern_verify(buf, job->file_bytes, job->packet, job->seed, name_rank, i);
-        }
-      }
-      close(fd);
-      return err;
-    }
-    case MD_REMOVE:
-      return unlink(path) != 0;
+}
+
+/* create: open(O_CREAT | O_RDWR, 0664) (POSIX_Create ignores mdtest's IOR_WRONLY), lseek + write, close. */
+static void create_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
+  char path[PATH_MAX];
+  item_path(job, dir, name_rank, i, path);
+  int fd = open(path, O_CREAT | O_RDWR | (job->posix.odirect ? O_DIRECT : 0), 0664);
+  if (fd < 0) {
+    io_error("cannot create", path, -1, errno);
+    return;
   }
-  return 1;
+  if (job->file_bytes > 0) {
+    /* update_write_memory_pattern(itemNum, ...) before the write: nothing for the timestamp packet. */
+    pattern_update(buf, job->file_bytes, job->packet, job->seed, run.rank, i);
+    size_t done = 0;
+    int rc = posix_xfer(fd, buf, job->file_bytes, 0, true, job->posix.range_locks, &done);
+    if (rc != 0) {
+      char op[128];
+      describe_xfer_error(op, sizeof(op), true, rc, done, job->file_bytes);
+      io_error(op, path, 0, rc > 0 ? rc : 0);
+    }
+  }
+  if (close(fd) != 0) {
+    io_error("close of", path, -1, errno);
+  }
+}
+
+/* stat: stat(). */
+static void stat_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i) {
+  char path[PATH_MAX];
+  item_path(job, dir, name_rank, i, path);
+  struct stat sb;
+  if (stat(path, &sb) != 0) {
+    io_error("cannot stat", path, -1, errno);
+  }
+}
+
+/* read: open(O_RDWR): mdtest passes O_RDONLY, which is 0, and POSIX_Open turns "neither IOR_RDONLY nor
+   IOR_WRONLY" into O_RDWR; then invalidate the buffer, lseek + read, verify, close. Returns the number
+   of verification errors (0 or 1). */
+static int read_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
+  char path[PATH_MAX];
+  item_path(job, dir, name_rank, i, path);
+  int fd = open(path, O_RDWR | (job->posix.odirect ? O_DIRECT : 0));
+  if (fd < 0) {
+    io_error("cannot open", path, -1, errno);
+    return 0;
+  }
+  int mismatch = 0;
+  if (job->file_bytes > 0) {
+    buf[0] = (char)~buf[0]; /* a stale buffer must never pass verification */
+    size_t done = 0;
+    int rc = posix_xfer(fd, buf, job->file_bytes, 0, false, job->posix.range_locks, &done);
+    if (rc != 0) {
+      char op[128];
+      describe_xfer_error(op, sizeof(op), false, rc, done, job->file_bytes);
+      io_error(op, path, 0, rc > 0 ? rc : 0);
+    } else if (job->verify) {
+      /* mdtest verifies against the writer (rank + 2 * stride), which is name_rank here. */
+      mismatch = pattern_verify(buf, job->file_bytes, job->packet, job->seed, name_rank, i);
+    }
+  }
+  if (close(fd) != 0) {
+    io_error("close of", path, -1, errno);
+  }
+  return mismatch;
+}
+
+/* remove: unlink(). */
+static void remove_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i) {
+  char path[PATH_MAX];
+  item_path(job, dir, name_rank, i, path);
+  if (unlink(path) != 0) {
+    io_error("cannot remove", path, -1, errno);
+  }
+}
+
+/* The item i of this phase; returns the verification errors it found (reads only). */
+static int do_item(const md_job_t *job, const char *dir, int name_rank, uint64_t i, char *buf) {
+  switch (job->op) {
+    case MD_CREATE:
+      create_item(job, dir, name_rank, i, buf);
+      return 0;
+    case MD_STAT:
+      stat_item(job, dir, name_rank, i);
+      return 0;
+    case MD_READ:
+      return read_item(job, dir, name_rank, i, buf);
+    case MD_REMOVE:
+      remove_item(job, dir, name_rank, i);
+      return 0;
+  }
+  return 0;
 }
 
 static void prepare_trees(const md_job_t *job, md_rank_t *me) {
@@ -129,20 +174,20 @@ static void prepare_trees(const md_job_t *job, md_rank_t *me) {
   if (run.rank == 0) {
     path_join(path, "%s/test-dir.0-0", job->dir);
     if (mkdir_recursive(path, 0775) != 0) {
-      die("cannot create the directory %s: %s", path, strerror(errno));
+      io_error("cannot create the directory", path, -1, errno);
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = now();
   if (job->unique_dir) {
     tree_path(job, run.rank, path);
-    if (mkdir(path, 0775) != 0 && errno != EEXIST) {
-      die("cannot create the directory %s: %s", path, strerror(errno));
+    if (!io_error_pending() && mkdir(path, 0775) != 0 && errno != EEXIST) {
+      io_error("cannot create the directory", path, -1, errno);
     }
   } else if (run.rank == 0) {
     tree_path(job, 0, path);
-    if (mkdir(path, 0775) != 0 && errno != EEXIST) {
-      die("cannot create the directory %s: %s", path, strerror(errno));
+    if (!io_error_pending() && mkdir(path, 0775) != 0 && errno != EEXIST) {
+      io_error("cannot create the directory", path, -1, errno);
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -223,7 +268,7 @@ static void write_log(const md_job_t *job, const md_rank_t *agg, const char *sta
     fprintf(f, "Continue stonewall hit min: %lld max: %lld avg: %.1f \n", sw_min, sw_max, sw_avg);
   }
   if (errors) {
-    fprintf(f, "\nERROR: %d operations failed or returned wrong data (see the registry verification)\n", errors);
+    fprintf(f, "\nERROR: %d files returned wrong data (see the registry verification)\n", errors);
   }
   for (int table = 0; table < 2; table++) {
     fprintf(f, table == 0 ? "\n\nSUMMARY rate (in ops/sec): (of 1 iterations)\n" : "\nSUMMARY time (in ms/op): (of 1 iterations)\n");
@@ -305,7 +350,7 @@ md_result_t md_run_job(const md_job_t *job) {
 
   uint64_t done = 0;
   bool hit_possible = job->op == MD_CREATE && job->deadline > 0;
-  for (uint64_t i = 0; i < items; i++) {
+  for (uint64_t i = 0; i < items && !io_error_pending(); i++) {
     errors += do_item(job, dir, name_rank, i, buf);
     double t = now();
     timeline_add(&tl, t, 1);
@@ -328,24 +373,36 @@ md_result_t md_run_job(const md_job_t *job) {
       res.rate_stonewall = stonewall_time > 0 ? (double)sw_sum / stonewall_time / 1000.0 : 0;
       sw_hit = (long long)items != sw_sum / run.size;
     }
-    for (uint64_t i = done; i < (uint64_t)sw_max; i++) {
+    for (uint64_t i = done; i < (uint64_t)sw_max && !io_error_pending(); i++) {
       errors += do_item(job, dir, name_rank, i, buf);
       timeline_add(&tl, now(), 1);
     }
     items = (uint64_t)sw_max;
   }
-  if (job->op == MD_CREATE) {
-    stonewall_store(job->stonewall_file, items);
+  if (job->op == MD_CREATE && !io_error_pending()) {
+    stonewall_store(job->stonewall_file, items); /* mdtest writes it inside the timed region */
   }
   double t_before_barrier = now();
   timeline_end(&tl, t_before_barrier);
-  if (job->sync && system("sync") != 0) {
+  if (job->sync && !io_error_pending()) {
     /* -Y: mdtest's POSIX_Sync runs the sync command (system("sync"): fork, shell, sync(1)) on every rank
-       inside the timed region; mdtest aborts when it fails, we count an error. */
-    errors++;
+       inside the timed region; mdtest aborts when it fails ("Error executing the sync command"). */
+    int status = system("sync");
+    if (status != 0) {
+      char what[64];
+      snprintf(what, sizeof(what), "the sync command (exit status %d) for", status);
+      io_error(what, job->dir, -1, 0);
+    }
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t_end = now();
+  if (io_error_any()) {
+    /* No score, log or status file from a phase that stopped on an I/O error. */
+    timeline_free(&tl);
+    free(buf);
+    res.failed = true;
+    return res;
+  }
   me.time[op] = t_end - t_start;
   me.time_before_barrier[op] = t_before_barrier - t_start;
   me.items[op] = (double)items;

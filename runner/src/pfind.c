@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ typedef struct {
   stack_t_ excess; /* directories that did not fit */
   DIR *dir;        /* the directory being read, in batches so that steal requests are served */
   char dir_path[PATH_MAX];
+  long dir_end;    /* -H 1: read while telldir() < dir_end (LONG_MAX for a whole directory) */
   pfind_counters_t c;
   timeline_t *tl;
   /* Safra's termination detection */
@@ -198,6 +200,12 @@ static bool name_matches(finder_t *f, const char *name) {
 static void read_some(finder_t *f) {
   int fd = dirfd(f->dir);
   for (int processed = 0; processed < READDIR_BATCH; processed++) {
+    if (f->job->hashing && telldir(f->dir) >= f->dir_end) {
+      /* The rest of this directory's range was given to a thief. */
+      closedir(f->dir);
+      f->dir = NULL;
+      return;
+    }
     errno = 0;
     struct dirent *e = readdir(f->dir);
     if (!e) {
@@ -257,7 +265,25 @@ static void open_dir(finder_t *f, const char *path) {
     return;
   }
   f->dir = d;
+  f->dir_end = LONG_MAX;
   snprintf(f->dir_path, sizeof(f->dir_path), "%s", path);
+}
+
+/* -H 1: a range item "h<start> <end> <path>" opens the directory at telldir() position start and reads
+   while the position is below end, as pfind's find_do_readdir with dir_start and dir_end. */
+static void open_dir_range(finder_t *f, const char *item) {
+  long start = 0, end = 0;
+  int used = 0;
+  if (sscanf(item, "%ld %ld %n", &start, &end, &used) != 2) {
+    die("internal error: bad directory range %s during find", item);
+  }
+  open_dir(f, item + used);
+  if (f->dir) {
+    if (start != 0) {
+      seekdir(f->dir, start);
+    }
+    f->dir_end = end;
+  }
 }
 
 
@@ -298,6 +324,17 @@ static void reap_sends(finder_t *f, bool wait) {
 static void answer_steal(finder_t *f, int thief) {
   f->c.steal_inbound++;
   size_t give = f->queue.count / 2;
+  if (give == 0 && f->job->hashing && f->queue.count == 0 && f->dir) {
+    /* pfind -H 1: nothing queued but a directory open: keep the first half of the remaining telldir()
+       range and give the second half to the thief. */
+    long cur = telldir(f->dir);
+    long mid = cur + (f->dir_end - cur) / 2;
+    char range[PATH_MAX + 64];
+    snprintf(range, sizeof(range), "h%ld %ld %s", mid, f->dir_end, f->dir_path);
+    f->dir_end = mid;
+    push(&f->queue, xstrdup(range));
+    give = 1;
+  }
   if (give == 0) {
     MPI_Send(NULL, 0, MPI_CHAR, thief, TAG_NO_WORK, f->comm);
     return;
@@ -506,6 +543,8 @@ pfind_counters_t pfind_run(const pfind_job_t *job, MPI_Comm comm, timeline_t *tl
         char *item = f.queue.items[--f.queue.count];
         if (item[0] == 'd') {
           open_dir(&f, item + 1);
+        } else if (item[0] == 'h') {
+          open_dir_range(&f, item + 1);
         } else {
           stat_file(&f, item + 1);
         }

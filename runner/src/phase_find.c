@@ -12,6 +12,7 @@
 #include "pfind.h"
 #include "report.h"
 #include "runner.h"
+#include "supported.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -52,7 +53,7 @@ double phase_find(void) {
       nproc = run.size;
     }
   }
-  if (!cfg_bool("find", "run", true)) {
+  if (!phase_enabled("find", "find")) {
     return 0;
   }
   report_pair("exe", "%s", cmd.text);
@@ -79,7 +80,8 @@ double phase_find(void) {
   int member = run.rank < nproc;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : 1, run.rank, &comm);
   pfind_job_t job = {.root = run.datadir, .name_glob = "*01*", .size = 3901, .ctime_min = ctime_min,
-                     .queue_length = queue > 0 ? (int)queue : 10000, .steal_next = steal_next};
+                     .queue_length = queue > 0 ? (int)queue : 10000, .steal_next = steal_next,
+                     .hashing = cfg_bool("find", "pfind-parallelize-single-dir-access-using-hashing", false)};
   timeline_t tl;
   timeline_start(&tl, now(), 64);
   pfind_counters_t mine;

@@ -10,6 +10,7 @@
 #include "pattern.h"
 #include "report.h"
 #include "runner.h"
+#include "supported.h"
 #include "util.h"
 
 #define IOR_HARD_TRANSFER 47008
@@ -71,9 +72,10 @@ static void ior_hard_params(cmdline_t *cmd, ior_job_t *job) {
 /* The set-up the four scored IOR phases share. Writes (-w -D <stonewall> -O stoneWallingWearOut=1) stop at
    the stonewall, wear out to the largest count and store it in the status file; reads (-r -R -C -Q 1)
    process exactly that count, verify every word and read the data of the rank one node away. */
-static ior_job_t ior_job_for(ior_job_t job, const char *phase, const char *stonewall_file, const cmdline_t *cmd,
+static ior_job_t ior_job_for(ior_job_t job, const char *parent, const char *phase, const char *stonewall_file, const cmdline_t *cmd,
                              ior_access_t access) {
   job.phase = phase;
+  job.posix = phase_posix_options(parent, phase);
   job.stonewall_file = stonewall_file;
   job.exe = cmd->text;
   job.access = access;
@@ -85,10 +87,6 @@ static ior_job_t ior_job_for(ior_job_t job, const char *phase, const char *stone
     job.node_shift = 1;
   }
   return job;
-}
-
-static bool phase_enabled(const char *section, const char *phase_section) {
-  return cfg_bool(section, "run", true) && cfg_bool(phase_section, "run", true);
 }
 
 /* ior_process_write: the validity checks and result lines of the official app. */
@@ -134,7 +132,7 @@ double phase_ior_easy_write(void) {
   if (run.dry_run || !phase_enabled("ior-easy", "ior-easy-write")) {
     return 0;
   }
-  job = ior_job_for(job, "ior-easy-write", "ior-easy.stonewall", &cmd, IOR_WRITE);
+  job = ior_job_for(job, "ior-easy", "ior-easy-write", "ior-easy.stonewall", &cmd, IOR_WRITE);
   ior_result_t res = ior_run_job(&job);
   return finish_write(&res);
 }
@@ -150,7 +148,7 @@ double phase_ior_easy_read(void) {
   if (run.dry_run || !phase_enabled("ior-easy", "ior-easy-read")) {
     return 0;
   }
-  job = ior_job_for(job, "ior-easy-read", "ior-easy.stonewall", &cmd, IOR_READ);
+  job = ior_job_for(job, "ior-easy", "ior-easy-read", "ior-easy.stonewall", &cmd, IOR_READ);
   ior_result_t res = ior_run_job(&job);
   return finish_read(&res);
 }
@@ -166,7 +164,7 @@ double phase_ior_hard_write(void) {
   if (run.dry_run || !phase_enabled("ior-hard", "ior-hard-write")) {
     return 0;
   }
-  job = ior_job_for(job, "ior-hard-write", "ior-hard.stonewall", &cmd, IOR_WRITE);
+  job = ior_job_for(job, "ior-hard", "ior-hard-write", "ior-hard.stonewall", &cmd, IOR_WRITE);
   ior_result_t res = ior_run_job(&job);
   return finish_write(&res);
 }
@@ -182,7 +180,7 @@ double phase_ior_hard_read(void) {
   if (run.dry_run || !phase_enabled("ior-hard", "ior-hard-read")) {
     return 0;
   }
-  job = ior_job_for(job, "ior-hard-read", "ior-hard.stonewall", &cmd, IOR_READ);
+  job = ior_job_for(job, "ior-hard", "ior-hard-read", "ior-hard.stonewall", &cmd, IOR_READ);
   ior_result_t res = ior_run_job(&job);
   return finish_read(&res);
 }
@@ -203,6 +201,7 @@ double phase_ior_rnd4k_easy_read(void) {
     return 0;
   }
   job.phase = "ior-rnd4K-easy-read";
+  job.posix = phase_posix_options("ior-easy", "ior-rnd4K-easy-read");
   job.exe = cmd.text;
   job.access = IOR_READ;
   job.random = true;

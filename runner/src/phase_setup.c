@@ -1,5 +1,6 @@
 /* The timestamp phase and the untimed preparation/cleanup of the data directories. */
 #include <errno.h>
+#include <ftw.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,4 +57,31 @@ void cleanup_data_directories(void) {
       rmdir(path);
     }
   }
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
+  (void)sb;
+  (void)ftw;
+  if (type == FTW_DP) {
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
+  return 0;
+}
+
+void remove_data_after_error(void) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (run.rank == 0) {
+    /* Only the directories the phases create: the data directory itself may be the site's own folder
+       (timestamp-datadir = FALSE). */
+    const char *dirs[] = {"ior-easy", "ior-hard", "mdtest-easy", "mdtest-hard"};
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+      char path[PATH_MAX];
+      path_join(path, "%s/%s", run.datadir, dirs[i]);
+      nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    rmdir(run.datadir);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }

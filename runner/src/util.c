@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
@@ -117,26 +118,27 @@ int mkdir_recursive(const char *dir, unsigned mode) {
 }
 
 bool parse_size(const char *text, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long value = strtoull(text, &end, 10);
-  if (errno != 0 || end == text || text[0] == '-') {
+  /* IOR's string_to_bytes: sscanf(" %lld %c "): a number, then one letter k/m/g/t/p (either case) that
+     scales it; any other letter and whatever follows are ignored ("512kb" is 512 KiB, as in IOR). */
+  long long value = 0;
+  char unit = 0;
+  int fields = text ? sscanf(text, " %lld %c", &value, &unit) : 0;
+  if (fields < 1 || value < 0) {
     return false;
   }
-  uint64_t mult = 1;
-  switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': mult = 1ULL << 10; end++; break;
-    case 'm': case 'M': mult = 1ULL << 20; end++; break;
-    case 'g': case 'G': mult = 1ULL << 30; end++; break;
-    case 't': case 'T': mult = 1ULL << 40; end++; break;
-    case 'p': case 'P': mult = 1ULL << 50; end++; break;
-    default: return false;
+  int shift = 0;
+  switch (fields == 2 ? unit : 0) {
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    case 'p': case 'P': shift = 50; break;
+    default: break;
   }
-  if (*end != '\0' || (value != 0 && mult > UINT64_MAX / value)) {
+  if (shift && (uint64_t)value > (UINT64_MAX >> shift)) {
     return false;
   }
-  *out = (uint64_t)value * mult;
+  *out = (uint64_t)value << shift;
   return true;
 }
 
@@ -147,20 +149,57 @@ void format_local_time(char *out, size_t len, const char *strftime_fmt) {
   strftime(out, len, strftime_fmt, &tm_info);
 }
 
-size_t posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write) {
+int posix_xfer(int fd, char *buf, size_t len, long long offset, bool is_write, bool range_locks, size_t *moved) {
   enum { MAX_RETRIES = 10000 }; /* IOR's MAX_RETRY */
+  *moved = 0;
   if (lseek(fd, (off_t)offset, SEEK_SET) == (off_t)-1) {
-    return 0;
+    return errno;
   }
+  if (range_locks) {
+    struct flock lock = {.l_whence = SEEK_SET, .l_start = (off_t)offset, .l_len = (off_t)len,
+                         .l_type = is_write ? F_WRLCK : F_RDLCK};
+    if (fcntl(fd, F_SETLKW, &lock) != 0) {
+      return errno;
+    }
+  }
+  int rc = 0;
   size_t done = 0;
   for (int retries = 0; done < len; retries++) {
-    ssize_t rc = is_write ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
-    if (rc <= 0 || retries > MAX_RETRIES) {
+    ssize_t n = is_write ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
+    if (n < 0) {
+      rc = errno;
       break;
     }
-    done += (size_t)rc;
+    if (n == 0) {
+      rc = is_write ? EIO : XFER_EOF;
+      break;
+    }
+    done += (size_t)n;
+    if (retries > MAX_RETRIES && done < len) {
+      rc = EIO;
+      break;
+    }
   }
-  return done;
+  if (range_locks) {
+    struct flock unlock = {.l_whence = SEEK_SET, .l_start = (off_t)offset, .l_len = (off_t)len, .l_type = F_UNLCK};
+    int saved = errno;
+    if (fcntl(fd, F_SETLK, &unlock) != 0 && rc == 0) {
+      rc = errno;
+    }
+    errno = saved;
+  }
+  *moved = done;
+  return rc;
+}
+
+void describe_xfer_error(char *out, size_t len, bool is_write, int rc, size_t moved, size_t wanted) {
+  if (rc == XFER_EOF) {
+    snprintf(out, len, "read found the end of the file after %zu of %zu bytes of", moved, wanted);
+  } else if (moved > 0) {
+    snprintf(out, len, "%s failed after %zu of %zu bytes of", is_write ? "write" : "read", moved, wanted);
+  } else {
+    snprintf(out, len, "%s of %zu bytes failed on", is_write ? "write" : "read", wanted);
+  }
 }
 
 double now(void) { return MPI_Wtime(); }
