@@ -64,6 +64,9 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
     else:
         snapshot.entries.all().delete()
     ListEntry.objects.bulk_create(ranked_entries(snapshot, ranked))
+    # A release's first draft changes what the page of its unpublished list says (frontend.list_context
+    # empty_message), and that page is cached.
+    transaction.on_commit(list_cache_invalidate)
     return snapshot
 
 
