@@ -276,32 +276,65 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-CPU_GROUPS = (
-    ("gunicorn", "web (gunicorn)"),
-    ("celery", "Celery"),
-    ("postgres", "PostgreSQL"),
-    ("redis", "Redis"),
-)
+# What each service of the stack is counted as; the rest of the machine is "other work".
+CPU_GROUPS = {
+    "web": "web (gunicorn)",
+    "nginx": "nginx",
+    "worker1": "Celery",
+    "worker2": "Celery",
+    "beat": "Celery",
+}
 
 
-def cpu_seconds_by_group() -> dict[str, float]:
-    """CPU time (user + system) used so far by the processes of each part of the stack, and by this
-    load driver itself, read from /proc: where the machine's cores went during the run."""
+def _proc_stat(pid: int | str) -> list[str] | None:
+    """Fields of /proc/<pid>/stat after the command name (state, ppid, pgrp, ...); None if gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def cpu_seconds_by_group(stack: Stack) -> dict[str, float]:
+    """CPU time (user + system) used so far by each part of this stack and by this load driver, read
+    from /proc, and by the whole machine: where the cores went during the run.
+
+    Only the stack's own processes count (each service's process group, its own postmaster and its
+    backends, its Redis): other stacks and test runs on the machine run gunicorn, Celery and
+    PostgreSQL too, and counted by command name their CPU was added to this stack's. What the machine
+    used beyond the stack and the driver is "other work"."""
     tick = os.sysconf("SC_CLK_TCK")
+    groups = {service.process.pid: CPU_GROUPS.get(service.name, service.name) for service in stack.services}
+    try:
+        postmaster = int((stack.postgres.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        postmaster = -1
+    redis_pid = stack.redis.process.pid if stack.redis.process is not None else -1
+    s3 = stack.objects.process if stack.objects is not None else None
+    s3_pid = s3.pid if s3 is not None else -1
     totals: dict[str, float] = defaultdict(float)
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        fields = _proc_stat(entry.name)
+        if fields is None:
             continue
-        group = "load driver" if int(entry.name) == os.getpid() else None
-        group = group or next((name for key, name in CPU_GROUPS if key in command), None)
+        pid, ppid, pgrp = int(entry.name), int(fields[1]), int(fields[2])
+        if pid == os.getpid():
+            group: str | None = "load driver"
+        elif postmaster in (pid, ppid):
+            group = "PostgreSQL"
+        elif pid == redis_pid:
+            group = "Redis"
+        elif pid == s3_pid:
+            group = "S3 (moto)"
+        else:
+            group = groups.get(pgrp)
         if group:
             # utime and stime are fields 14 and 15 of /proc/<pid>/stat (12 and 13 after the name).
             totals[group] += (int(fields[11]) + int(fields[12])) / tick
+    # The first line of /proc/stat: all cores' time as user, nice, system, idle, iowait, irq, softirq.
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    totals["machine"] = (sum(ticks) - ticks[3] - ticks[4]) / tick
     return totals
 
 
@@ -433,14 +466,16 @@ def main() -> int:
             flush=True,
         )
         started = time.monotonic()
-        cpu_before = cpu_seconds_by_group()
+        cpu_before = cpu_seconds_by_group(stack)
         for thread in threads:
             thread.start()
         time.sleep(args.duration)
         cpu_used = {
             group: round(seconds - cpu_before.get(group, 0.0), 1)
-            for group, seconds in cpu_seconds_by_group().items()
+            for group, seconds in cpu_seconds_by_group(stack).items()
         }
+        machine = cpu_used.pop("machine")
+        cpu_used["other work"] = round(machine - sum(cpu_used.values()), 1)
         # Other work on the machine shares its cores; the load average puts the figures in context.
         load_average = round(os.getloadavg()[0], 1)
         stop.set()

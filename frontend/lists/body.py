@@ -2,8 +2,11 @@
 
 A published list never changes, so its page body is rendered once per list view (the list plus its
 search, filters, sort and custom weights) and kept under the list cache generation, which every
-publish, import and release change bumps. Only bodies of visible published lists are cached: a list
-that is missing or under embargo can only appear later, and is looked up again on every request.
+publish, import, draft build and release change bumps. The page of a list that is not published
+(the release's tabs link to every kind it offers) is cached too, as the tabs link to it, without a
+query: only a publish, an import, a draft or a release change alters what it says, unless its
+release is still to be published or under embargo, which time alone ends; those are looked up again
+on every request.
 
 Around the body, the site header depends on who is logged in. A request without any cookie or
 credentials is anonymous and sees what every such request sees, so for those the whole page is
@@ -22,6 +25,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from frontend.lists.context import PAGE_PARAMS, home_context, list_context
@@ -78,14 +82,30 @@ def list_body_render(
     if is_home:
         context.update(home_context(release))
     html = SafeString(render_to_string(BODY_TEMPLATE, context))
+    cacheable = snapshot is not None or _unpublished_page_keeps(params, release)
     return ListBody(
         title=f"{release.name} {context['kind_label']} list",
         html=html,
-        # The list's citation prints today's date: kept until midnight at most.
+        # A published list's citation prints today's date: kept until midnight at most; a formula is
+        # kept only in its canonical spelling. An unpublished tab keeps while nothing can publish it.
         cache_seconds=(
-            seconds_until_next_day(cap=cache_seconds) if snapshot is not None and context["cacheable"] else 0
+            (seconds_until_next_day(cap=cache_seconds) if context["cacheable"] else 0)
+            if snapshot is not None
+            else (cache_seconds if cacheable else 0)
         ),
     )
+
+
+def _unpublished_page_keeps(params: QueryDict, release: Release) -> bool:
+    """Whether the page of a list with no visible version may be cached: the page a release's tab
+    links to (no query; another version or a filter of a list that is not there is answered but not
+    kept) of a release already published and out of embargo, so that no moment changes what it says.
+    Home links the tabs of its release, published or not: without this, every reader of such a tab
+    cost a render and six queries."""
+    if any(params.get(name) for name in PAGE_PARAMS):
+        return False
+    under_embargo = release.embargo_end is not None and release.embargo_end > timezone.now()
+    return not under_embargo and release.publication_date <= timezone.localdate()
 
 
 def list_page_response(

@@ -59,6 +59,9 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
     else:
         snapshot.entries.all().delete()
     ListEntry.objects.bulk_create(ranked_entries(snapshot, ranked))
+    # A release's first draft changes what the page of its unpublished list says (frontend.lists.context
+    # empty_message), and that page is cached.
+    lists_changed_on_commit(snapshot_ids=[snapshot.pk])
     return snapshot
 
 

@@ -10,13 +10,17 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.template.defaultfilters import floatformat
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from frontend.lists.table import rows_html, two_decimals
 from registry.core.generations import charts_generation, list_cache_generation
+from registry.lists.services import list_build
 from registry.models import ListSnapshot
+from tests.factories import make_release
 from tests.frontend.chart_data import build_history
 
 ROW = {
@@ -74,6 +78,45 @@ def test_an_anonymous_reader_gets_the_stored_page_without_a_query(client, django
         again = client.get("/lists/isc41/io500/")
     assert again.content == first.content
     assert "Log in" in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_tab_of_a_list_never_published_is_stored_until_a_draft_changes_what_it_says(
+    client, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    # Home links every tab of its release, published or not (SC24's Production list is not public).
+    release = make_release(name="SC20", publication_date=datetime.date(2020, 11, 17))
+    first = client.get("/lists/sc20/ten-node/")
+    assert "10 Node Challenge list of SC20 is not in any public file" in first.content.decode()
+    with django_assert_num_queries(0):
+        again = client.get("/lists/sc20/ten-node/")
+    assert again.content == first.content
+    with django_capture_on_commit_callbacks(execute=True):
+        list_build(release=release, kind="ten-node")
+    after = client.get("/lists/sc20/ten-node/").content.decode()
+    assert "The 10 Node Challenge list of SC20 has not been published yet." in after
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("release_fields", "query"),
+    [
+        # Time alone ends an embargo or brings a publication date: no generation bump says so.
+        ({"embargo_end": timezone.now() + datetime.timedelta(days=1)}, {}),
+        ({"publication_date": timezone.localdate() + datetime.timedelta(days=1)}, {}),
+        # A version or a filter of a list that is not there: answered, never kept.
+        ({}, {"version": "2"}),
+        ({}, {"q": "Lustre"}),
+    ],
+)
+def test_a_list_not_published_is_looked_up_again_when_time_or_the_query_may_change_it(
+    client, release_fields, query
+):
+    make_release(**{"name": "SC20", "publication_date": datetime.date(2020, 11, 17), **release_fields})
+    assert client.get("/lists/sc20/ten-node/", query).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/lists/sc20/ten-node/", query).status_code == 200
+    assert len(queries) > 0
 
 
 @pytest.mark.django_db
