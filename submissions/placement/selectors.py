@@ -9,6 +9,7 @@ embargo adds runs without a publish, so an entry is never kept past the next emb
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.cache import cache
@@ -32,6 +33,7 @@ from submissions.selectors import (
 )
 
 POPULATION_SECONDS = 60 * 60
+logger = logging.getLogger(__name__)
 
 
 def _population_key() -> str:
@@ -41,14 +43,23 @@ def _population_key() -> str:
 def placement_population() -> dict[int, Run]:
     """Every public, not invalid run with its phase values, by submission id (cached; see the
     module's docstring)."""
-    key = _population_key()
-    cached = cache.get(key)
+    try:
+        key = _population_key()
+        cached = cache.get(key)
+    except Exception:  # whatever the cache client raises
+        # A cache server that is down must not take the submission pages and API with it.
+        logger.warning("cache unavailable; placement population computed without it", exc_info=True)
+        key, cached = "", None
     if isinstance(cached, dict):
         return cached
     public = Submission.objects.filter(public_submissions_q()).exclude(valid=False)
     runs = {run.submission_id: run for run in _runs_load(public)}
-    upcoming = Release.objects.filter(embargo_end__gt=timezone.now()).aggregate(first=Min("embargo_end"))
-    cache.set(key, runs, seconds_until(upcoming["first"], cap=POPULATION_SECONDS))
+    if key:
+        upcoming = Release.objects.filter(embargo_end__gt=timezone.now()).aggregate(first=Min("embargo_end"))
+        try:
+            cache.set(key, runs, seconds_until(upcoming["first"], cap=POPULATION_SECONDS))
+        except Exception:  # whatever the cache client raises
+            logger.warning("cache unavailable; placement population not stored", exc_info=True)
     return runs
 
 

@@ -103,3 +103,19 @@ def test_the_submission_api_gives_the_same_placement_as_the_chart(client):
 def test_the_api_schema_describes_the_placement(client):
     schema = client.get("/api/schema/").content.decode()
     assert "PhasePlacement" in schema and "comparable_with" in schema
+
+
+def test_the_population_is_computed_without_a_cache_that_is_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from submissions.placement import selectors
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise RedisConnectionError("Error 111 connecting to the cache. Connection refused.")
+
+    submission = make_submission(bw=10.0, md=10.0)
+    add_phases(make_result(submission=submission), dict.fromkeys(SCORED_PHASES, 1.0))
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    assert submission.pk in selectors.placement_population()
