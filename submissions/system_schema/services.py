@@ -201,10 +201,12 @@ def system_description_from_archive(
             findings.append(
                 ScoringFinding(
                     "system-description-invalid",
-                    Severity.ERROR,
+                    # The run's validity rests on its benchmark outputs; a description that does not
+                    # follow the schema is for the submitter to fix before the committee can list it.
+                    Severity.WARNING,
                     f"The system description {found.path} in the archive was not used, because it does not "
                     f"follow the schema: {_listed(errors)} Correct it and upload again, or give the "
-                    "description with the upload.",
+                    "description with the upload; the committee lists a run only with a valid description.",
                 )
             )
             return findings

@@ -220,20 +220,22 @@ class TestArchiveFile:
         read = Finding.objects.get(submission=submission, code="system-description-read")
         assert "system.json" in read.message
 
-    def test_an_ill_typed_system_json_in_the_tarball_makes_the_run_invalid_naming_the_fields(
+    def test_an_ill_typed_system_json_in_the_tarball_is_named_field_by_field_without_invalidating_the_run(
         self, alice_api: Any, django_capture_on_commit_callbacks: Any
     ) -> None:
         archive = tarball_with(33, {"system.json": as_bytes(with_unit_and_type_errors())})
         with django_capture_on_commit_callbacks(execute=True):
             alice_api.post(API, {"archive": archive}, format="multipart")
         submission = Submission.objects.get()
-        assert submission.status == Submission.Status.INVALID
+        # The benchmark outputs decide the verdict; the description's faults are a warning to fix.
+        assert submission.status == Submission.Status.VERIFIED, submission.error
         finding = Finding.objects.get(submission=submission, code="system-description-invalid")
+        assert finding.severity == Finding.Severity.WARNING
         assert (
             "Site.IO500.storage net capacity" in finding.message
             and "StorageMedia[0].net capacity" in finding.message
+            and "was not used" in finding.message
         )
-        assert "system-description-invalid" not in submission.error and "was not used" in submission.error
         # Nothing dropped: the file is kept as read, the errors listed with the description.
         description = SystemDescription.objects.get()
         assert description.data == with_unit_and_type_errors()
