@@ -11,19 +11,14 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/io500_registry
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/7
 # Tests clear the cache between tests; keep it apart from the Celery queue.
 TEST_CACHE_URL ?= redis://127.0.0.1:6379/6
-# The two other pytest processes of `make pytest` (their test databases get a suffix).
-TEST_REDIS_URL_BROWSER ?= redis://127.0.0.1:6379/4
-TEST_CACHE_URL_BROWSER ?= redis://127.0.0.1:6379/3
-TEST_REDIS_URL_STACK ?= redis://127.0.0.1:6379/2
-TEST_CACHE_URL_STACK ?= redis://127.0.0.1:6379/1
-# `make pytest` runs the suite as three pytest processes side by side, each with a test database
-# and Redis numbers of its own: the tests that mostly wait on other processes (headless chromium and
-# the MPI runner; a Celery worker, the private fault stack and the long fuzzing tests) beside all
-# the others.
-SLOW_TESTS := e2e or runner or worker or faults or fuzz
+# `make pytest` runs the suite as four pytest processes side by side (scripts/pytest_groups.sh: the
+# tests that mostly wait on other processes, headless chromium, the MPI runner, a Celery worker and
+# the private fault stack, beside all the others); each has a test database and Redis numbers of its
+# own, and the script's defaults keep them apart from the two above.
+SLOW_TESTS := e2e or crawl or runner or worker or faults or fuzz
 PYTEST_LOGS := test-artifacts/pytest
 
-.PHONY: install system-packages runner demo test test-fast pytest lint typecheck migrations-check bench audit reliability
+.PHONY: install system-packages runner demo test test-fast screenshots pytest lint typecheck migrations-check bench audit reliability
 
 install: system-packages $(VENV)/.installed node_modules/.installed runner
 
@@ -63,25 +58,20 @@ lint: $(VENV)/.installed
 migrations-check: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run
 
-# Every group runs to the end and prints its own report; any failing fails the target (pytest exits
-# 5 when a group collected no test, which fails it too).
 pytest: install
-	mkdir -p $(PYTEST_LOGS)
-	run() { DATABASE_URL=$(TEST_DATABASE_URL)$$2 REDIS_URL=$$3 CACHE_URL=$$4 \
-		$(VENV)/bin/pytest -m "$$5" $(PYTEST_ARGS) > $(PYTEST_LOGS)/$$1.log 2>&1; }; \
-	run browser-runner _browser $(TEST_REDIS_URL_BROWSER) $(TEST_CACHE_URL_BROWSER) "e2e or runner" & browser=$$!; \
-	run worker-stack _stack $(TEST_REDIS_URL_STACK) $(TEST_CACHE_URL_STACK) "worker or faults or fuzz" & stack=$$!; \
-	run rest "" $(TEST_REDIS_URL) $(TEST_CACHE_URL) "not ($(SLOW_TESTS))" && rest=0 || rest=$$?; \
-	wait $$browser && browser=0 || browser=$$?; \
-	wait $$stack && stack=0 || stack=$$?; \
-	for group in rest browser-runner worker-stack; do echo "== pytest: $$group"; cat $(PYTEST_LOGS)/$$group.log; done; \
-	echo "exit codes: rest $$rest, browser-runner $$browser, worker-stack $$stack"; \
-	exit $$(( rest || browser || stack ))
+	SLOW_TESTS="$(SLOW_TESTS)" TEST_DATABASE_URL=$(TEST_DATABASE_URL) TEST_REDIS_URL=$(TEST_REDIS_URL) TEST_CACHE_URL=$(TEST_CACHE_URL) \
+		scripts/pytest_groups.sh $(PYTEST_LOGS) $(PYTEST_ARGS)
 
 # The inner loop: everything but the browser, MPI, worker, stack and fuzzing tests (no runner build).
 test-fast: $(VENV)/.installed
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) \
 		$(VENV)/bin/pytest -m "not ($(SLOW_TESTS))" $(PYTEST_ARGS)
+
+# The browser tests with a screenshot of every page they walk through, in test-artifacts/ (the
+# suite takes them only of a failing test's pages).
+screenshots: install
+	E2E_SCREENSHOTS=1 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) \
+		$(VENV)/bin/pytest -m e2e $(PYTEST_ARGS)
 
 # Known vulnerabilities in the pinned packages fail; an unreachable advisory service is reported, not
 # passed silently (scripts/audit_dependencies.py, AUDIT_STRICT=1 to fail on it too).

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 
 COMMITTEE_GROUP = "committee"
@@ -29,22 +30,25 @@ COMMITTEE_PERMISSIONS = (
 def committee_group_ensure() -> Group:
     """The committee group with its permissions (idempotent; run after every migrate)."""
     group, _ = Group.objects.get_or_create(name=COMMITTEE_GROUP)
-    wanted = []
+    wanted = Q(pk__in=[])
     for name in COMMITTEE_PERMISSIONS:
         app_label, codename = name.split(".")
-        permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
-        if permission is not None:
-            wanted.append(permission)
-    group.permissions.add(*wanted)
+        wanted |= Q(content_type__app_label=app_label, codename=codename)
+    group.permissions.add(*Permission.objects.filter(wanted))
     return group
 
 
+def _committee_group() -> Group:
+    # The group and its permissions are ensured after every migrate; adding a member only needs it.
+    return Group.objects.filter(name=COMMITTEE_GROUP).first() or committee_group_ensure()
+
+
 def committee_member_add(*, user: User) -> None:
-    user.groups.add(committee_group_ensure())
+    user.groups.add(_committee_group())
 
 
 def committee_member_remove(*, user: User) -> None:
-    user.groups.remove(committee_group_ensure())
+    user.groups.remove(_committee_group())
 
 
 def is_committee(user: User | AnonymousUser) -> bool:

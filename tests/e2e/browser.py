@@ -3,6 +3,8 @@ every console error and uncaught exception, and where screenshots go."""
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,30 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1280, "height": 900}
+# Screenshots of the pages a test walks through cost chromium about a tenth of its CPU: taken when
+# asked (`make screenshots`, or E2E_SCREENSHOTS=1), and always of every open page when a test fails.
+SCREENSHOTS = os.environ.get("E2E_SCREENSHOTS", "") not in ("", "0")
+
+
+def screenshot(target: Any, name: str, *, full_page: bool = True) -> None:
+    """A page (whole, unless `full_page` is False) or a locator's box, as test-artifacts/NAME.png."""
+    if not SCREENSHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = str(ARTIFACTS / f"{name}.png")
+    if hasattr(target, "goto") and full_page:
+        target.screenshot(path=path, full_page=True)
+    else:
+        target.screenshot(path=path)
+
+
+def screenshot_failed(browser: Any, test_name: str) -> None:
+    """Every page still open in `browser`, after a failure, as test-artifacts/failed-TEST-N.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    safe = re.sub(r"[^\w.-]+", "-", test_name)
+    pages = [page for context in browser.contexts for page in context.pages]
+    for number, page in enumerate(pages):
+        page.screenshot(path=str(ARTIFACTS / f"failed-{safe}-{number}.png"), full_page=True)
 
 
 @dataclass

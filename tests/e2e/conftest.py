@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
 from django.db import connections
 
-from tests.e2e.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Browsing, open_page
+from tests.e2e.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Browsing, open_page, screenshot_failed
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
 
 
 @pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls stay
     # synchronous, which Django refuses next to a running loop unless told it is safe: for this
     # test only (monkeypatch restores it), never for the rest of the session.
@@ -27,6 +39,8 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
+        if request.node.stash.get(CALL_FAILED, False):
+            screenshot_failed(launched, request.node.name)
         launched.close()
         # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
         # connection of its own that pytest-django never sees; left open, it blocks dropping the

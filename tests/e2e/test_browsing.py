@@ -1,7 +1,7 @@
 """Headless chromium against a live server: lists, downloads, submission, system, comparison, history.
 
 Every page is checked for drawn charts (SVG elements inside each chart div) and for console errors;
-screenshots land in test-artifacts/ for a human to look at.
+with E2E_SCREENSHOTS=1 (`make screenshots`) screenshots land in test-artifacts/ for a human to look at.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import ARTIFACTS, Browsing
+from tests.e2e.browser import Browsing, screenshot
 from tests.frontend.chart_data import build_history, rich_history
 from tests.shared_data import shared_subset
 
@@ -37,7 +37,7 @@ def open_and_check(browsing: Browsing, url: str, shot: str, charts: set[str]) ->
         ".every(e => e.dataset.state && e.dataset.state !== 'loading')",
         timeout=15000,
     )
-    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
+    screenshot(page, shot)
     states = chart_states(page)
     drawn = {name for name, state, elements in states if state == "drawn" and elements > 5}
     assert charts <= drawn, f"{url}: charts not drawn: {states}"
@@ -53,7 +53,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     page.goto(base + "/")
     page.wait_for_load_state("networkidle")
     assert page.locator("#list-table tbody tr").count() == 6
-    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+    screenshot(page, "home")
 
     # Sort by bandwidth, smallest first, from the column header.
     page.goto(base + "/lists/isc41/io500/")
@@ -70,7 +70,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     page.wait_for_load_state("networkidle")
     assert "filesystem=DAOS" in page.url
     assert page.locator("#list-table tbody tr").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "list-filtered.png"), full_page=True)
+    screenshot(page, "list-filtered")
 
     # Download the filtered list as CSV.
     with page.expect_download() as download_info:
@@ -172,7 +172,7 @@ def test_the_present_home_history_and_a_reconstructed_list_in_the_browser(
     assert "Reconstructed here, not an official IO500 list." in notice
     page.goto(f"{live_server.url}/lists/isc23/production/")
     assert "not in any public file" in page.inner_text('[data-role="unpublished-reason"]')
-    page.screenshot(path=str(ARTIFACTS / "present-unpublished-production.png"), full_page=True)
+    screenshot(page, "present-unpublished-production")
 
 
 def test_the_release_picker_and_the_api_docs_work_under_the_content_security_policy(live_server, browsing):
@@ -187,7 +187,7 @@ def test_the_release_picker_and_the_api_docs_work_under_the_content_security_pol
 
     page.goto(f"{live_server.url}/api/docs/")
     page.wait_for_selector("text=IO500 results registry API", timeout=15000)
-    page.screenshot(path=str(ARTIFACTS / "api-docs.png"))
+    screenshot(page, "api-docs", full_page=False)
     # Redoc's footer asks a CDN for its logo: the policy refuses, as it should; nothing else fails.
     unexpected = [problem for problem in browsing.problems if "cdn.redoc.ly" not in problem]
     assert unexpected == []

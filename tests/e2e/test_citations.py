@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from submissions.models import Submission
-from tests.e2e.browser import ARTIFACTS, Browsing
+from tests.e2e.browser import Browsing, screenshot
 from tests.shared_data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -26,8 +26,8 @@ def citation_of(browsing: Browsing, url: str, shot: str) -> dict[str, str]:
     page.click("a[href='#cite']")
     card = page.locator("[data-role='citation']")
     card.scroll_into_view_if_needed()
-    card.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
-    page.screenshot(path=str(ARTIFACTS / f"{shot}-page.png"), full_page=True)
+    screenshot(card, shot, full_page=False)
+    screenshot(page, f"{shot}-page")
     return {
         "text": page.inner_text("[data-role='citation-text']"),
         "bibtex": page.inner_text("[data-role='citation-bibtex']"),

@@ -23,7 +23,7 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import IO500_DATA, PASSWORD
-from tests.e2e.browser import ARTIFACTS, open_page
+from tests.e2e.browser import ARTIFACTS, open_page, screenshot
 from tests.frontend.chart_data import rich_history
 from tests.submissions.archives import pack_folder
 
@@ -42,7 +42,7 @@ SYSTEM = {
 
 def shot(page: Any, width: str, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"journey-{width}-{name}.png"), full_page=True)
+    screenshot(page, f"journey-{width}-{name}")
 
 
 def fits_its_screen(page: Any) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from scoring.model import SCORED_PHASES
 from submissions.models import Reproducibility, Submission
-from tests.e2e.browser import ARTIFACTS
+from tests.e2e.browser import screenshot
 from tests.factories import (
     add_phases,
     make_release,
@@ -82,7 +82,7 @@ def test_the_submission_page_draws_each_phase_percentile_next_to_its_bar(live_se
     )
     assert table == comparable
     page.locator("[data-chart='phases'] text.bar-label").first.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "submission-percentiles.png"), full_page=True)
+    screenshot(page, "submission-percentiles")
 
     page.check(f"[data-placement-switch='{target.pk}'] input[value='ten_node']")
     page.wait_for_function(
@@ -98,7 +98,7 @@ def test_the_submission_page_draws_each_phase_percentile_next_to_its_bar(live_se
     page.hover("[data-chart='phases'] rect.bar >> nth=0")
     tooltip = page.locator(".chart-tooltip").inner_text()
     assert "10-node runs" in tooltip and "rank" in tooltip
-    page.screenshot(path=str(ARTIFACTS / "submission-percentiles-ten-node.png"), full_page=True)
+    screenshot(page, "submission-percentiles-ten-node")
     assert browsing.problems == []
 
 
@@ -133,7 +133,7 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     assert official != sorted(official)  # the official rank is kept, not replaced
     assert page.inner_text("[data-role='formula']") == "sqrt(ior_easy_write * ior_hard_write) / nodes"
     assert page.locator("[data-role='statistics'][open]").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "sublist-formula.png"), full_page=True)
+    screenshot(page, "sublist-formula")
 
     share = page.get_attribute("[data-role='share-url']", "href")
     assert share is not None
@@ -142,7 +142,7 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     fresh.wait_for_load_state("networkidle")
     assert table_of(fresh) == shown
     assert fresh.input_value("#f-formula") == "sqrt(ior_easy_write * ior_hard_write) / nodes"
-    fresh.screenshot(path=str(ARTIFACTS / "sublist-formula-reloaded.png"), full_page=True)
+    screenshot(fresh, "sublist-formula-reloaded")
     page.reload()
     page.wait_for_load_state("networkidle")
     assert table_of(page) == shown

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 
 from submissions.models import Submission
 from tests.conftest import IO500_DATA, PASSWORD
-from tests.e2e.browser import ARTIFACTS, open_page
+from tests.e2e.browser import open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.submissions.system_schema.documents import VALID, as_bytes, with_unknown_fields
 
@@ -44,7 +44,7 @@ def test_an_uploaded_schema_document_is_shown_grouped(browser: Any, live_server:
     page.wait_for_load_state()
     errors = page.inner_text(".upload-form")
     assert "Site.IO500.cooling" in errors and "Site.Datacenter" in errors
-    page.screenshot(path=str(ARTIFACTS / "system-description-refused.png"), full_page=True)
+    screenshot(page, "system-description-refused")
     assert not Submission.objects.exists()
 
     page.set_input_files("[name=archive]", str(tarball))
@@ -70,7 +70,7 @@ def test_an_uploaded_schema_document_is_shown_grouped(browser: Any, live_server:
     assert legends[:3] == ["Site", "IO500", "StorageSystem"]
     section.locator("summary").click()
     assert "Optane DC PMem 200" in section.locator(".system-document").inner_text()
-    section.screenshot(path=str(ARTIFACTS / "system-description-grouped.png"))
+    screenshot(section, "system-description-grouped", full_page=False)
     # The one console error is the refused form's own answer (400), which the browser reports.
     assert [problem for problem in problems if "status of 400" not in problem] == []
     assert len(problems) == 1
@@ -105,5 +105,5 @@ def test_an_imported_run_shows_what_its_broken_2021_document_held_and_what_it_di
     section.locator("summary").click()
     document = section.locator(".system-document").inner_text()
     assert "Rocky 8" in document and "not one of the choices" in document
-    section.screenshot(path=str(ARTIFACTS / "system-description-imported-585.png"))
+    screenshot(section, "system-description-imported-585", full_page=False)
     assert problems == []

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import Resolver404, resolve
 
-pytestmark = [pytest.mark.fuzz]
+pytestmark = [pytest.mark.crawl]
 
 EXPANDED_PER_PATTERN = 12
 HREF = re.compile(r'href="([^"]+)"')

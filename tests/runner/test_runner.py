@@ -1,7 +1,10 @@
 """The bundled MPI runner end to end: build it, run it under `mpirun -np 2` with a 2-second stonewall,
 and check what it wrote the way the registry and the official tools would.
 
-The runs are module fixtures (each takes tens of seconds); every test reads their files.
+The five runs start together in one session fixture, so each is made once: side by side they take
+little more than one (most of a run is the second mdtest sleeps before every phase), and pytest-django
+runs this module's database test before the others of the session, which would set a module fixture
+up twice. Every test reads their files.
 """
 
 from __future__ import annotations
@@ -84,7 +87,20 @@ def mpirun(
     )
 
 
-def write_ini(path: Path, root: Path, extra_global: str = "", extra: str = "") -> Path:
+# Sizes where the 2-second stonewall, not the data, ends the metadata write phases.
+STONEWALL_SIZES = {
+    "ior_easy_block": "256m",
+    "mdtest_easy_n": 20000,
+    "ior_hard_segments": 4000,
+    "mdtest_hard_n": 5000,
+}
+# Sizes the data ends quickly: enough for a few transfers and files of every phase.
+SMALL_SIZES = {"ior_easy_block": "8m", "mdtest_easy_n": 500, "ior_hard_segments": 200, "mdtest_hard_n": 200}
+
+
+def write_ini(
+    path: Path, root: Path, extra_global: str = "", extra: str = "", sizes: dict[str, Any] = STONEWALL_SIZES
+) -> Path:
     path.write_text(
         f"""[global]
 datadir = {root}/data
@@ -95,29 +111,62 @@ stonewall-time = 2
 
 [ior-easy]
 transferSize = {TRANSFER_MIB}m
-blockSize = 256m
+blockSize = {sizes["ior_easy_block"]}
 
 [mdtest-easy]
-n = 20000
+n = {sizes["mdtest_easy_n"]}
 
 [ior-hard]
-segmentCount = 4000
+segmentCount = {sizes["ior_hard_segments"]}
 
 [mdtest-hard]
-n = 5000
+n = {sizes["mdtest_hard_n"]}
 {extra}"""
     )
     return path
 
 
-def run_benchmark(root: Path, extra_global: str = "", env: dict[str, str] | None = None) -> Run:
-    ini = write_ini(root / "config.ini", root, extra_global)
-    done = mpirun([str(ini), f"--timestamp={TIMESTAMP}"], env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return Run(root / "results" / TIMESTAMP, root / "data" / TIMESTAMP, done.stdout, done.stderr)
+@dataclass
+class PendingRun:
+    """A benchmark started under mpirun; its output goes to files so that several can run at once."""
+
+    root: Path
+    process: subprocess.Popen[bytes]
+
+    def wait(self) -> Run:
+        returncode = self.process.wait(timeout=600)
+        stdout = (self.root / "stdout.txt").read_text()
+        stderr = (self.root / "stderr.txt").read_text()
+        assert returncode == 0, stdout + stderr
+        return Run(self.root / "results" / TIMESTAMP, self.root / "data" / TIMESTAMP, stdout, stderr)
 
 
-@pytest.fixture(scope="module")
+def start_benchmark(
+    root: Path,
+    extra_global: str = "",
+    env: dict[str, str] | None = None,
+    sizes: dict[str, Any] = STONEWALL_SIZES,
+) -> PendingRun:
+    ini = write_ini(root / "config.ini", root, extra_global, sizes=sizes)
+    command = [
+        "mpirun",
+        "--oversubscribe",
+        "-np",
+        str(RANKS),
+        str(BINARY),
+        str(ini),
+        f"--timestamp={TIMESTAMP}",
+    ]
+    with (root / "stdout.txt").open("wb") as stdout, (root / "stderr.txt").open("wb") as stderr:
+        # Runs started at the same moment race to create Open MPI's shared session directory.
+        session = {"OMPI_MCA_orte_tmpdir_base": str(root)}
+        process = subprocess.Popen(
+            command, stdout=stdout, stderr=stderr, env={**os.environ, **MPI_ENV, **session, **(env or {})}
+        )
+    return PendingRun(root, process)
+
+
+@pytest.fixture(scope="session")
 def built() -> Path:
     make = subprocess.run(["make", "-C", str(RUNNER_DIR)], capture_output=True, text=True, check=False)
     assert make.returncode == 0, (
@@ -126,19 +175,45 @@ def built() -> Path:
     return BINARY
 
 
-@pytest.fixture(scope="module")
-def normal_run(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return run_benchmark(tmp_path_factory.mktemp("normal"))
+PACKETS = ["offset", "incompressible", "random"]
 
 
-@pytest.fixture(scope="module")
-def corrupted_run(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
+@pytest.fixture(scope="session")
+def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
+    """The normal run, the corrupted run and one small run per data packet, started side by side."""
+    pending = {
+        "normal": start_benchmark(tmp_path_factory.mktemp("normal")),
+        "corrupted": start_corrupted_run(tmp_path_factory.mktemp("corrupted")),
+        **{
+            f"packet-{packet}": start_packet_run(tmp_path_factory.mktemp(f"packet-{packet}"), packet)
+            for packet in PACKETS
+        },
+    }
+    try:
+        return {name: run.wait() for name, run in pending.items()}
+    finally:
+        for run in pending.values():
+            if run.process.poll() is None:
+                run.process.kill()
+                run.process.wait()
+
+
+@pytest.fixture(scope="session")
+def normal_run(runs: dict[str, Run]) -> Run:
+    return runs["normal"]
+
+
+@pytest.fixture(scope="session")
+def corrupted_run(runs: dict[str, Run]) -> Run:
+    return runs["corrupted"]
+
+
+def start_corrupted_run(root: Path) -> PendingRun:
     """The drop-caches command runs on every rank before every phase (an official option), so a script
     there can overwrite 16 bytes of every data file written so far; the reads must notice.
 
     The same run puts a logging `sync` first in PATH: mdtest -Y runs the sync command (system("sync")),
     not the sync() system call, and the runner must do the same work."""
-    root = tmp_path_factory.mktemp("corrupted")
     data = root / "data" / TIMESTAMP
     bin_dir = root / "bin"
     bin_dir.mkdir()
@@ -156,7 +231,7 @@ exit 0
 """
     )
     script.chmod(0o755)
-    return run_benchmark(
+    return start_benchmark(
         root,
         f"drop-caches = TRUE\ndrop-caches-cmd = {script}\n",
         env={"PATH": f"{bin_dir}:{os.environ['PATH']}"},
@@ -302,14 +377,9 @@ def test_corrupted_data_is_detected_by_the_read_phases(corrupted_run: Run) -> No
     assert warning.startswith(f"; WARNING {RANKS * 5} files")
 
 
-@pytest.fixture(scope="module", params=["offset", "incompressible", "random"])
-def packet_run(
-    request: pytest.FixtureRequest, built: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[str, Run]:
-    """A run with another IOR data packet. The drop-caches command (run before every phase) hard-links
-    rank 0's ior-easy file into keep/, so its bytes survive the cleanup for the test to read."""
-    packet = request.param
-    root = tmp_path_factory.mktemp(f"packet-{packet}")
+def start_packet_run(root: Path, packet: str) -> PendingRun:
+    """A small run with another IOR data packet. The drop-caches command (run before every phase)
+    hard-links rank 0's ior-easy file into keep/, so its bytes survive the cleanup for the test to read."""
     keep = root / "keep"
     keep.mkdir()
     script = root / "keep.sh"
@@ -321,9 +391,16 @@ exit 0
 """
     )
     script.chmod(0o755)
-    return packet, run_benchmark(
-        root, f"dataPacketType = {packet}\ndrop-caches = TRUE\ndrop-caches-cmd = {script}\n"
+    return start_benchmark(
+        root,
+        f"dataPacketType = {packet}\ndrop-caches = TRUE\ndrop-caches-cmd = {script}\n",
+        sizes=SMALL_SIZES,
     )
+
+
+@pytest.fixture(params=PACKETS)
+def packet_run(request: pytest.FixtureRequest, runs: dict[str, Run]) -> tuple[str, Run]:
+    return request.param, runs[f"packet-{request.param}"]
 
 
 def test_every_data_packet_type_is_written_and_verified_like_ior(packet_run: tuple[str, Run]) -> None:

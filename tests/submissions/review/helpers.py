@@ -5,12 +5,16 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from registry.models import Release
 from submissions.models import Institution, StorageSystem, Submission, SystemDescription
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 
+# The people of the authorisation matrix, as the test fixtures name them.
+PERSONAS = ("anonymous", "submitter", "other_submitter", "committee", "admin")
 ISC_KINDS = ["production", "research", "ten-node-production", "ten-node-research", "full", "historical"]
 
 
@@ -63,3 +67,11 @@ def verified_upload(
     )
     SystemDescription.objects.create(submission=row, client_nodes=nodes, procs_per_node=16)
     return row
+
+
+def client_for(user: User | None) -> Client:
+    """A test client logged in as `user` (anonymous for None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client

@@ -1,20 +1,23 @@
-"""The authorisation matrix: every page and API endpoint x {anonymous, submitter, other submitter,
-committee, admin} x {in review, published under embargo, published}, asserting exactly who sees and
-who may change what. Nothing of an unreleased submission may leak: not its scores, files or system."""
+"""The authorisation matrix of reads: every page and API endpoint x {anonymous, submitter, other
+submitter, committee, admin} x {in review, published under embargo, published}, asserting exactly who
+sees what. Nothing of an unreleased submission may leak: not its scores, files or system. Who may
+change what: test_authorization_writes.py."""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.test import Client
+from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 
 from registry.lists.services import list_build, list_publish
@@ -28,12 +31,12 @@ from submissions.models import (
     ReviewState,
     Submission,
 )
+from submissions.review.roles import committee_member_add
 from tests.factories import add_phases, make_result, make_submission
-from tests.submissions.review.helpers import answers, open_release, storage, verified_upload
+from tests.submissions.review.helpers import PERSONAS, client_for, open_release, storage, verified_upload
 
 pytestmark = pytest.mark.django_db
 
-PERSONAS = ("anonymous", "submitter", "other_submitter", "committee", "admin")
 SCENARIOS = ("in_review", "embargoed", "published")
 SECRET_SYSTEM = "Zephyr-Secret"
 ARCHIVE_BYTES = b"the raw result archive"
@@ -88,13 +91,6 @@ def build_world(scenario: str, submitter: User, other: User, committee: User, ad
     return World(release, submission, archive, public_other, users)
 
 
-def client_for(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def may_see(persona: str, scenario: str) -> bool:
     return persona in ("submitter", "committee", "admin") or scenario == "published"
 
@@ -136,10 +132,30 @@ COMMITTEE_PAGES: dict[str, Reader] = {
 }
 
 
-@pytest.fixture(params=SCENARIOS)
-def world(request: pytest.FixtureRequest, submitter: User, other_submitter: User, committee_member: User,
-          admin_user: User) -> World:  # fmt: skip
-    return build_world(request.param, submitter, other_submitter, committee_member, admin_user)
+@pytest.fixture(scope="module", params=SCENARIOS)
+def world(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any, media_root: Path
+) -> Iterator[World]:
+    """One world per scenario for every test of the module, which pytest groups by scenario: it is
+    built in a transaction that stays open while they run (each test's own transaction is a savepoint
+    in it, rolled back after the test) and is rolled back after the last of them."""
+    with override_settings(MEDIA_ROOT=str(media_root)):
+        with django_db_blocker.unblock():
+            atomic = transaction.atomic()
+            atomic.__enter__()
+            users = {
+                role: User.objects.create_user(f"world-{role}", f"world-{role}@example.org")
+                for role in ("submitter", "other", "committee")
+            }
+            committee_member_add(user=users["committee"])
+            admin = User.objects.create_superuser("world-admin", "world-admin@example.org")
+            built = build_world(request.param, users["submitter"], users["other"], users["committee"], admin)
+        try:
+            yield built
+        finally:
+            with django_db_blocker.unblock():
+                transaction.set_rollback(True)
+                atomic.__exit__(None, None, None)
 
 
 def _scenario(world: World) -> str:
@@ -221,105 +237,3 @@ def test_the_api_list_of_submissions_holds_only_ones_own(world: World, persona: 
         return
     ids = [row["id"] for row in response.json()["results"]]
     assert (world.submission.pk in ids) == (persona == "submitter")
-
-
-# Who may change what. The writes run against a fresh draft (submitter side) or a submitted one.
-
-WRITERS = {"submitter": 302, "other_submitter": 403, "committee": 403, "admin": 403}
-
-
-@pytest.fixture
-def personas(
-    submitter: User, other_submitter: User, committee_member: User, admin_user: User
-) -> dict[str, Any]:
-    return {
-        "anonymous": None,
-        "submitter": submitter,
-        "other_submitter": other_submitter,
-        "committee": committee_member,
-        "admin": admin_user,
-    }
-
-
-def _expect_login(response: Any) -> None:
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-
-
-@pytest.mark.parametrize("persona", PERSONAS)
-def test_only_the_submitter_edits_the_questionnaire_of_a_draft(
-    personas: dict[str, Any], persona: str
-) -> None:
-    draft = verified_upload(personas["submitter"], open_release())
-    response = client_for(personas[persona]).post(f"/submissions/{draft.pk}/questionnaire/", answers())
-    if persona == "anonymous":
-        _expect_login(response)
-    elif persona == "submitter":
-        assert response.status_code == 302
-    elif persona == "other_submitter":
-        assert response.status_code == 404  # a draft of someone else does not exist for them
-    else:
-        assert response.status_code == 403
-    assert hasattr(Submission.objects.get(pk=draft.pk), "questionnaire") == (persona == "submitter")
-
-
-@pytest.mark.parametrize("persona", PERSONAS)
-def test_only_the_submitter_submits_a_draft(personas: dict[str, Any], persona: str) -> None:
-    from submissions.review.services import questionnaire_record
-
-    draft = verified_upload(personas["submitter"], open_release())
-    questionnaire_record(user=personas["submitter"], submission=draft, answers=answers())
-    confirmations = {"reviewed": "on", "followed_rules": "on", "permission_to_publish": "on"}
-    response = client_for(personas[persona]).post(f"/submissions/{draft.pk}/submit/", confirmations)
-    if persona == "anonymous":
-        _expect_login(response)
-    expected = ReviewState.SUBMITTED if persona == "submitter" else ReviewState.DRAFT
-    assert Submission.objects.get(pk=draft.pk).review_state == expected
-
-
-@pytest.mark.parametrize("persona", PERSONAS)
-def test_only_the_committee_decides_and_assesses(personas: dict[str, Any], persona: str) -> None:
-    waiting = verified_upload(personas["submitter"], open_release(), review_state=ReviewState.SUBMITTED)
-    client = client_for(personas[persona])
-    decided = client.post(f"/review/{waiting.pk}/decide/", {"action": "accept"})
-    assessed = client.post(
-        f"/review/{waiting.pk}/assess/", {"reproducibility": "fully_reproducible", "category": "production"}
-    )
-    row = Submission.objects.get(pk=waiting.pk)
-    if persona in ("committee", "admin"):
-        assert (row.review_state, row.reproducibility, row.category) == (
-            ReviewState.ACCEPTED,
-            "fully_reproducible",
-            "production",
-        )
-    else:
-        for response in (decided, assessed):
-            if persona == "anonymous":
-                _expect_login(response)
-            else:
-                assert response.status_code == 403
-        assert (row.review_state, row.reproducibility) == (ReviewState.SUBMITTED, "undefined")
-
-
-@pytest.mark.parametrize("persona", PERSONAS)
-def test_only_the_committee_builds_and_publishes_lists(personas: dict[str, Any], persona: str) -> None:
-    release = open_release()
-    verified_upload(personas["submitter"], release, review_state=ReviewState.ACCEPTED)
-    client = client_for(personas[persona])
-    client.post(f"/review/releases/{release.slug}/build/", {"kind": "research"})
-    client.post(f"/review/releases/{release.slug}/lists/research/publish/", {})
-    published = release.snapshots.filter(kind="research", status="published").exists()
-    assert published == (persona in ("committee", "admin"))
-
-
-@pytest.mark.parametrize("persona", PERSONAS)
-def test_only_the_submitter_and_the_committee_comment(personas: dict[str, Any], persona: str) -> None:
-    draft = verified_upload(personas["submitter"], open_release(), review_state=ReviewState.SUBMITTED)
-    response = client_for(personas[persona]).post(
-        f"/submissions/{draft.pk}/comments/", {"body": "Hello there"}
-    )
-    posted = ReviewComment.objects.filter(submission=draft).exists()
-    assert posted == (persona in ("submitter", "committee", "admin"))
-    if persona == "anonymous":
-        _expect_login(response)
-    elif persona == "other_submitter":
-        assert response.status_code == 404

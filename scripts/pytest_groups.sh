@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The whole test suite as several pytest processes side by side, each with a test database (suffix)
+# and Redis numbers of its own, so that tests that mostly wait (headless chromium, the MPI runner,
+# the Celery worker, the private fault stack) overlap with tests that keep a core busy.
+#
+#   scripts/pytest_groups.sh LOG_DIR [PYTEST ARGS...]
+#
+# Environment: TEST_DATABASE_URL, SLOW_TESTS, PYTEST (default .venv/bin/pytest), and per group the Redis URLs
+# below. Every group runs to the end and prints its own report; the summary gives each group's wall
+# time and the CPU time of its process tree. Any failing group fails the script (pytest exits 5 when
+# a group collected no test, which fails it too).
+set -euo pipefail
+
+LOG_DIR=$1
+shift
+PYTEST=${PYTEST:-.venv/bin/pytest}
+: "${TEST_DATABASE_URL:?TEST_DATABASE_URL must be set}"
+: "${SLOW_TESTS:?SLOW_TESTS must be set (the markers of the groups beside the rest)}"
+
+# name | database suffix | Celery Redis URL | cache Redis URL | marker expression | where (paths, --ignore)
+# The rest is split by folder in two: together they always hold every test of `not SLOW_TESTS`.
+REST_A="tests/scoring tests/submissions"
+GROUPS_TABLE="
+rest-a||${TEST_REDIS_URL:-redis://127.0.0.1:6379/7}|${TEST_CACHE_URL:-redis://127.0.0.1:6379/6}|not ($SLOW_TESTS)|$REST_A
+rest-b|_rest|${TEST_REDIS_URL_REST:-redis://127.0.0.1:6379/12}|${TEST_CACHE_URL_REST:-redis://127.0.0.1:6379/15}|not ($SLOW_TESTS)|tests ${REST_A//tests\//--ignore=tests/}
+browser|_browser|${TEST_REDIS_URL_BROWSER:-redis://127.0.0.1:6379/4}|${TEST_CACHE_URL_BROWSER:-redis://127.0.0.1:6379/3}|e2e or crawl|tests
+runner-fuzz|_fuzz|${TEST_REDIS_URL_FUZZ:-redis://127.0.0.1:6379/5}|${TEST_CACHE_URL_FUZZ:-redis://127.0.0.1:6379/8}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests
+worker-stack|_stack|${TEST_REDIS_URL_STACK:-redis://127.0.0.1:6379/2}|${TEST_CACHE_URL_STACK:-redis://127.0.0.1:6379/1}|(worker or faults) and not (e2e or crawl)|tests
+"
+
+# Each process would otherwise rewrite the asserts of every test module and compile the project's
+# modules again (this machine sets PYTHONDONTWRITEBYTECODE): one collection first writes the caches
+# (__pycache__, ignored by git) that the groups, their workers and servers then read.
+unset PYTHONDONTWRITEBYTECODE
+mkdir -p "$LOG_DIR"
+rm -f "$LOG_DIR"/*.log "$LOG_DIR"/*.time
+read -r load_at_start _ </proc/loadavg
+read -r _ cpu_at_start </proc/stat
+SECONDS=0
+DATABASE_URL="$TEST_DATABASE_URL" "$PYTEST" --collect-only -q "$@" >"$LOG_DIR/collect.log" 2>&1 ||
+  { cat "$LOG_DIR/collect.log"; echo "pytest could not collect the tests" >&2; exit 1; }
+names=()
+pids=()
+run_group() { # name suffix redis cache markers where [pytest args]
+  local name=$1 suffix=$2 redis=$3 cache=$4 markers=$5 where
+  read -r -a where <<<"$6"
+  shift 6
+  local TIMEFORMAT="%R %U %S"
+  {
+    time DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
+      "$PYTEST" -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
+  } 2>"$LOG_DIR/$name.time"
+}
+while IFS='|' read -r name suffix redis cache markers where; do
+  [[ -n $name ]] || continue
+  run_group "$name" "$suffix" "$redis" "$cache" "$markers" "$where" "$@" &
+  names+=("$name")
+  pids+=($!)
+done <<<"$GROUPS_TABLE"
+
+failed=0
+codes=()
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then codes+=(0); else codes+=($?); failed=1; fi
+done
+for i in "${!names[@]}"; do
+  echo "== pytest: ${names[$i]}"
+  cat "$LOG_DIR/${names[$i]}.log"
+done
+echo "== pytest groups (wall s, CPU s of the group's processes: user + system, exit code)"
+for i in "${!names[@]}"; do
+  read -r wall user system <"$LOG_DIR/${names[$i]}.time" || { wall=?; user=?; system=?; }
+  printf '%-13s %8s s wall %8s s user %8s s system  exit %s\n' "${names[$i]}" "$wall" "$user" "$system" "${codes[$i]}"
+done
+# The whole machine over the run (PostgreSQL, Redis and chromium included): how busy its cores were.
+read -r _ cpu_at_end </proc/stat
+read -r load_at_end _ </proc/loadavg
+python3 - "$cpu_at_start" "$cpu_at_end" "$SECONDS" "$load_at_start" "$load_at_end" <<'PY'
+import os, sys
+start, end = ([int(n) for n in field.split()] for field in sys.argv[1:3])
+delta = [b - a for a, b in zip(start, end)]
+idle = delta[3] + delta[4]  # idle and iowait
+busy = sum(delta[:8]) - idle  # user, nice, system, irq, softirq, steal
+tick = os.sysconf("SC_CLK_TCK")
+print(f"all groups: {sys.argv[3]} s wall; machine CPU busy {busy / tick:.0f} s of {sum(delta[:8]) / tick:.0f} s "
+      f"({os.cpu_count()} cores, steal {delta[7] / tick:.0f} s); load average {sys.argv[4]} at the start, {sys.argv[5]} at the end")
+PY
+exit "$failed"
