@@ -43,7 +43,16 @@ from functools import lru_cache
 
 from scoring.codes import finding
 from scoring.means import phase_error, significant_error
-from scoring.model import PHASE_ORDER, Era, Finding, Phase, RawOutput, RunResult
+from scoring.model import (
+    PHASE_ORDER,
+    BasisLevel,
+    Era,
+    EvidenceBasis,
+    Finding,
+    Phase,
+    RawOutput,
+    RunResult,
+)
 from scoring.readers.numbers import to_float
 from scoring.rules.find import rate_agrees
 
@@ -75,6 +84,9 @@ UNREADABLE = "unreadable"
 NOT_RECORDED = "not-recorded"  # the era or tool writes no raw output for it (external find script)
 OWN_OUTPUT = "own-output"  # io-500-dev: the value is read from the raw output itself
 UNSUPPORTED = "unsupported"  # md-workbench: no reader
+# A value some output of the tool itself backs: its raw file agreed, the era's raw record is the
+# output (io-500-dev), or the application recorded an external find script's own last line.
+BACKED = (AGREES, OWN_OUTPUT, NOT_RECORDED)
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,26 @@ class EvidenceReport:
     files: dict[str, str] = field(default_factory=dict)  # required file -> status (C eras only)
     phases: list[PhaseEvidence] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # Invariants between phases (clocks in order, bytes and items carried over): name -> status.
+    cross: dict[str, str] = field(default_factory=dict)
+
+    def basis(self) -> EvidenceBasis:
+        """What the verdict rests on: the weakest scored phase decides the level."""
+        scored = [p for p in self.phases if p.scored]
+        summary_only = tuple(p.phase for p in scored if p.value not in BACKED)
+        tool_checked = sum(p.value in BACKED for p in scored)
+        rank_phases = [p for p in scored if p.kind in ("ior", "mdtest")]
+        rank_checked = sum(p.ranks == AGREES for p in scored)
+        cross_checked = sum(status == AGREES for status in self.cross.values())
+        if summary_only or not scored:
+            level = BasisLevel.SUMMARIES
+        elif not rank_phases or any(p.ranks != AGREES for p in rank_phases):
+            level = BasisLevel.TOOL_OUTPUTS
+        elif cross_checked == 0 or DISAGREES in self.cross.values():
+            level = BasisLevel.PER_RANK
+        else:
+            level = BasisLevel.CROSS_PHASE
+        return EvidenceBasis(level, summary_only, tool_checked, rank_checked, cross_checked)
 
 
 def kind_of(phase: str) -> str:
