@@ -136,6 +136,11 @@ class RawOutput:
     script_time_s: float | None = None
     started: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time the tool printed when it began
     finished: str | None = None  # ... and when it ended
+    # IOR: the longer of the first result row's open(s) and close(s) columns. IOR's total time runs
+    # from the first rank's open to the last rank's close, so clock offsets between nodes show here.
+    open_close_s: float | None = None
+    # Pairs of the tool's own printed figures that cannot both be true (an edited file), in words.
+    contradictions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
