@@ -103,7 +103,7 @@ class ShownBasis:
         accepted = self.gap_accepted
         return {
             "level": self.level or None,
-            "label": self.label,
+            "text": self.label,
             "meaning": self.meaning,
             "summary_only_phases": list(self.summary_only),
             "gap_accepted": accepted is not None,

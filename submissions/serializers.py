@@ -165,7 +165,7 @@ class ResultBasisSerializer(serializers.Serializer[dict[str, Any]]):
             "null for a run verified before the level was recorded."
         ),
     )
-    label = serializers.CharField(help_text='In words, e.g. "verified from summaries only".')
+    text = serializers.CharField(help_text='The level in words, e.g. "verified from summaries only".')
     summary_only_phases = serializers.ListField(
         child=serializers.CharField(), help_text="Scored phases whose value no raw output backs."
     )
@@ -211,7 +211,7 @@ class ResultSerializer(serializers.ModelSerializer[Result]):
     def get_basis(self, obj: Result) -> dict[str, Any]:
         return {
             "level": obj.basis_level or None,
-            "label": obj.basis_label,
+            "text": obj.basis_label,
             "summary_only_phases": list(obj.summary_only_phases or ()),
         }
 

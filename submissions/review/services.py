@@ -75,7 +75,9 @@ def _record(
     )
     submission.review_state = target
     # simple-history keeps the same who/why on the Submission's own history row.
-    submission._change_reason = f"{action}: {reason}" if reason else action  # type: ignore[attr-defined]
+    # simple-history keeps at most 100 characters of a change reason; the event keeps the whole text.
+    change = f"{action}: {reason}" if reason else action
+    submission._change_reason = change[:100]  # type: ignore[attr-defined]
     submission._history_user = user  # type: ignore[attr-defined]
     return event
 
@@ -343,7 +345,8 @@ def submission_gap_accept(
             gap_phases=list(phases),
             gap_archive_sha256=sha,
         )
-        row._change_reason = f"accept_gap: {event.reason}"  # type: ignore[attr-defined]
+        # simple-history keeps at most 100 characters of a change reason; the event keeps it all.
+        row._change_reason = f"accept_gap: {', '.join(phases)}"[:100]  # type: ignore[attr-defined]
         row._history_user = user  # type: ignore[attr-defined]
         # Saving moves updated_at, which the public page's cache key holds (submissions.selectors).
         row.save(update_fields=["updated_at"])
