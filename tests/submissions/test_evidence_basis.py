@@ -258,6 +258,50 @@ class TestLists:
         assert list_evidence_gaps(release=release, kind="research") == []
 
 
+class TestDecisionPages:
+    def test_the_committee_accepts_the_gap_on_the_review_page(
+        self, upload: Callable[..., Submission], release: Release, committee_member: Any
+    ) -> None:
+        submission = _accepted(upload(release))
+        client = Client()
+        client.force_login(committee_member)
+        page = client.get(f"/review/{submission.pk}/").content.decode()
+        assert 'id="accept-gap-form"' in page
+        client.post(
+            f"/review/{submission.pk}/accept-gap/", {"gap_phases": ",".join(GAP), "reason": "Size limit."}
+        )
+        event = ReviewEvent.objects.get(submission=submission, action="accept_gap")
+        assert event.gap_phases == GAP
+        assert event.reason.endswith("Size limit.")
+        shown = client.get(f"/submissions/{submission.pk}/").content.decode()
+        assert 'data-role="gap-accepted"' in shown
+
+    def test_accept_with_the_box_ticked_names_the_gap_in_the_decision(
+        self, upload: Callable[..., Submission], release: Release, committee_member: Any
+    ) -> None:
+        submission = upload(release)
+        Submission.objects.filter(pk=submission.pk).update(review_state=ReviewState.UNDER_REVIEW)
+        client = Client()
+        client.force_login(committee_member)
+        client.post(
+            f"/review/{submission.pk}/decide/",
+            {"action": "accept", "accept_gap": "on", "gap_phases": ",".join(GAP), "reason": ""},
+        )
+        event = ReviewEvent.objects.get(submission=submission, action="accept")
+        assert event.gap_phases == GAP
+        assert Submission.objects.get(pk=submission.pk).review_state == ReviewState.ACCEPTED
+
+    def test_only_the_committee_accepts_a_gap(
+        self, upload: Callable[..., Submission], release: Release, submitter: Any
+    ) -> None:
+        submission = _accepted(upload(release))
+        client = Client()
+        client.force_login(submitter)
+        response = client.post(f"/review/{submission.pk}/accept-gap/", {"gap_phases": ",".join(GAP)})
+        assert response.status_code == 403
+        assert not ReviewEvent.objects.filter(submission=submission).exists()
+
+
 class TestImportedHistory:
     def test_a_raw_folder_imported_without_two_raw_outputs_gets_the_level_its_files_support(
         self, tmp_path: Path, release: Release, django_capture_on_commit_callbacks: Any
