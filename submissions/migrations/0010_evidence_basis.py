@@ -4,30 +4,46 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0009_system_description_schema'),
+        ("submissions", "0009_system_description_schema"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='result',
-            name='basis_level',
-            field=models.CharField(blank=True, choices=[('summaries', 'Summaries only'), ('tool-outputs', "The tools' own outputs"), ('per-rank', 'Per-rank files'), ('cross-phase', 'Across phases')], max_length=16),
+            model_name="result",
+            name="basis_level",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("summaries", "Summaries only"),
+                    ("tool-outputs", "The tools' own outputs"),
+                    ("per-rank", "Per-rank files"),
+                    ("cross-phase", "Across phases"),
+                ],
+                max_length=16,
+            ),
         ),
         migrations.AddField(
-            model_name='result',
-            name='summary_only_phases',
-            field=models.JSONField(blank=True, default=list, help_text='Scored phases whose value no raw output of the tool backs (missing, unreadable).'),
+            model_name="result",
+            name="summary_only_phases",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Scored phases whose value no raw output of the tool backs (missing, unreadable).",
+            ),
         ),
         migrations.AddField(
-            model_name='reviewevent',
-            name='gap_archive_sha256',
-            field=models.CharField(blank=True, help_text='The result archive the gap was accepted for.', max_length=64),
+            model_name="reviewevent",
+            name="gap_archive_sha256",
+            field=models.CharField(
+                blank=True, help_text="The result archive the gap was accepted for.", max_length=64
+            ),
         ),
         migrations.AddField(
-            model_name='reviewevent',
-            name='gap_phases',
-            field=models.JSONField(blank=True, default=list, help_text='Scored phases accepted without their raw outputs.'),
+            model_name="reviewevent",
+            name="gap_phases",
+            field=models.JSONField(
+                blank=True, default=list, help_text="Scored phases accepted without their raw outputs."
+            ),
         ),
     ]

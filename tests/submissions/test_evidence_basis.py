@@ -19,6 +19,7 @@ from django.test import Client
 
 from registry.importer.raw import import_raw
 from registry.importer.source import RawFolder
+from registry.lists.complete import run_columns, run_details
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.services import list_build
 from registry.models import Release
@@ -154,6 +155,19 @@ class TestShown:
             "text": "verified from summaries only",
             "summary_only_phases": GAP,
         }
+
+    def test_the_list_download_says_what_each_entry_rests_on(
+        self, upload: Callable[..., Submission], release: Release
+    ) -> None:
+        gapped = _accepted(upload(release))
+        details = run_details([gapped.pk])
+        # Not public yet (accepted, not published): the download holds nothing of it.
+        assert details == {}
+        Submission.objects.filter(pk=gapped.pk).update(review_state=ReviewState.PUBLISHED)
+        Release.objects.filter(pk=release.pk).update(embargo_end=None)
+        columns = run_columns(run_details([gapped.pk])[gapped.pk])
+        assert columns["evidence_basis"] == "summaries"
+        assert columns["phases_without_raw_output"] == "ior-easy-write, mdtest-hard-write"
 
     def test_the_review_queue_and_page_show_the_gap(
         self, upload: Callable[..., Submission], release: Release, committee_member: Any
