@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.db.models import Case, CharField, JSONField, OuterRef, Q, QuerySet, Subquery, Value, When
+
 from scoring.model import BASIS_LABELS, BasisLevel
 from submissions.models import Archive, Result, ReviewEvent, Submission
 
@@ -58,6 +60,29 @@ MESSAGING_NOTE = (
     "another thing: only a result officially listed on a published IO500 list may be called verified; "
     "any other must be called unverified."
 )
+
+
+def with_basis(rows: QuerySet[Submission]) -> QuerySet[Submission]:
+    """Submissions annotated with what their verdict rests on, for tables (two subqueries, no more
+    queries): `basis_level` (the primary run's, "summaries" for io500.org's published values),
+    `basis_label` (the words; "" while nothing is recorded) and `summary_only` (the phases)."""
+    primary = Result.objects.filter(submission=OuterRef("pk"), is_primary=True)
+    recorded = Q(status=Submission.Status.RECORDED)
+    return rows.annotate(
+        basis_level=Case(
+            When(recorded, then=Value(BasisLevel.SUMMARIES.value)),
+            default=Subquery(primary.values("basis_level")[:1]),
+            output_field=CharField(),
+        ),
+        summary_only=Subquery(primary.values("summary_only_phases")[:1], output_field=JSONField()),
+    ).annotate(
+        basis_label=Case(
+            When(recorded, then=Value(PUBLISHED_RECORD_LABEL)),
+            *(When(basis_level=value, then=Value(label)) for value, label in BASIS_LABELS.items()),
+            default=Value(""),
+            output_field=CharField(),
+        )
+    )
 
 
 def gap_covered(

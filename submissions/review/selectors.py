@@ -5,48 +5,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import (
-    Case,
-    CharField,
-    Count,
-    JSONField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
+from django.db.models import Count, Q, QuerySet
 
-from scoring.model import BASIS_LABELS
-from submissions.models import Finding, Questionnaire, Result, ReviewComment, ReviewEvent, Submission
+from submissions.evidence_basis import with_basis
+from submissions.models import Finding, Questionnaire, ReviewComment, ReviewEvent, Submission
 from submissions.review.roles import is_committee
 from submissions.review.rules import AWAITING_REVIEW
 
 
 def review_queue() -> QuerySet[Submission]:
     """Everything awaiting a committee decision, oldest submission first, with its finding counts and
-    what its verdict rests on (the primary run's level, its label and the phases without raw output)."""
-    primary = Result.objects.filter(submission=OuterRef("pk"), is_primary=True)
-    level = Subquery(primary.values("basis_level")[:1])
-    return (
+    what its verdict rests on (submissions.evidence_basis.with_basis)."""
+    rows = (
         Submission.objects.filter(review_state__in=AWAITING_REVIEW)
         .select_related("release", "storage_system__institution", "submitter")
         .annotate(
             error_count=Count("findings", filter=Q(findings__severity=Finding.Severity.ERROR)),
             warning_count=Count("findings", filter=Q(findings__severity=Finding.Severity.WARNING)),
-            basis_level=level,
-            summary_only=Subquery(primary.values("summary_only_phases")[:1], output_field=JSONField()),
-        )
-        .annotate(
-            basis_label=Case(
-                *(When(basis_level=value, then=Value(label)) for value, label in BASIS_LABELS.items()),
-                default=Value(""),
-                output_field=CharField(),
-            ),
         )
         .order_by("submitted_at", "pk")
     )
+    return with_basis(rows)
 
 
 def may_follow_review(user: User | AnonymousUser, submission: Submission) -> bool:

@@ -169,6 +169,21 @@ class TestShown:
         assert columns["evidence_basis"] == "summaries"
         assert columns["phases_without_raw_output"] == "ior-easy-write, mdtest-hard-write"
 
+    def test_my_submissions_and_the_system_page_show_each_level(
+        self, upload: Callable[..., Submission], release: Release, submitter: Any
+    ) -> None:
+        gapped = upload(release)
+        Submission.objects.filter(pk=gapped.pk).update(review_state=ReviewState.PUBLISHED)
+        client = Client()
+        client.force_login(submitter)
+        mine = client.get("/submissions/mine/").content.decode()
+        assert "verified from summaries only" in mine
+        assert "no raw output: ior-easy-write, mdtest-hard-write" in mine
+        assert gapped.storage_system_id is not None
+        system = Client().get(f"/systems/{gapped.storage_system_id}/").content.decode()
+        assert 'data-level="summaries"' in system
+        assert "no raw output: ior-easy-write, mdtest-hard-write" in system
+
     def test_the_review_queue_and_page_show_the_gap(
         self, upload: Callable[..., Submission], release: Release, committee_member: Any
     ) -> None:
