@@ -184,6 +184,15 @@ class TestShown:
         assert 'data-level="summaries"' in system
         assert "no raw output: ior-easy-write, mdtest-hard-write" in system
 
+    def test_the_citation_says_what_the_verdict_rests_on(
+        self, upload: Callable[..., Submission], release: Release
+    ) -> None:
+        gapped = upload(release)
+        Submission.objects.filter(pk=gapped.pk).update(review_state=ReviewState.PUBLISHED)
+        page = Client().get(f"/submissions/{gapped.pk}/").content.decode()
+        assert "What the verdict rests on" in page
+        assert "verified from summaries only (no raw output of ior-easy-write, mdtest-hard-write)" in page
+
     def test_the_review_queue_and_page_show_the_gap(
         self, upload: Callable[..., Submission], release: Release, committee_member: Any
     ) -> None:
