@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Case, CharField, JSONField, OuterRef, Q, QuerySet, Subquery, Value, When
 
@@ -62,7 +63,7 @@ MESSAGING_NOTE = (
 )
 
 
-def with_basis(rows: QuerySet[Submission]) -> QuerySet[Submission]:
+def with_basis(rows: QuerySet[Submission]) -> QuerySet[Any]:
     """Submissions annotated with what their verdict rests on, for tables (two subqueries, no more
     queries): `basis_level` (the primary run's, "summaries" for io500.org's published values),
     `basis_label` (the words; "" while nothing is recorded) and `summary_only` (the phases)."""
