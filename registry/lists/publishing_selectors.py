@@ -15,6 +15,7 @@ from registry.lists.membership import Candidate, rank_with_duplicates
 from registry.lists.selectors import list_candidates, list_entries
 from registry.lists.services import list_window
 from registry.models import KIND_ORDER, ListEntry, ListSnapshot, Release
+from submissions.evidence_basis import with_basis
 from submissions.models import ReviewState, Submission
 
 
@@ -160,8 +161,9 @@ def accepted_unlisted(*, release: Release) -> list[Submission]:
     listed = ListEntry.objects.filter(
         snapshot__release=release, snapshot__status=ListSnapshot.Status.DRAFT
     ).values("submission_id")
-    return list(
+    rows = (
         Submission.objects.filter(release=release, review_state=ReviewState.ACCEPTED)
         .exclude(pk__in=listed)
         .select_related("storage_system")
     )
+    return list(with_basis(rows))
