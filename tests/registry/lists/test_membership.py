@@ -154,7 +154,7 @@ def test_the_bundled_runner_enters_only_the_lists_its_release_opened_for_it():
 
 
 # Missing evidence: scored phases without their raw outputs (verified from summaries only).
-GAPPED = {"summary_only": ("ior-easy-write", "mdtest-hard-write")}
+GAP: tuple[str, ...] = ("ior-easy-write", "mdtest-hard-write")
 RANKED = [
     ListKind.IO500,
     ListKind.PRODUCTION,
@@ -172,24 +172,27 @@ def test_a_run_resting_on_summaries_enters_no_ranked_list():
             1, 50.0, client_nodes=10, production=production, reproducibility=Reproducibility.FULLY
         )
         assert qualifies(kind, complete, WINDOW), kind
-        assert not qualifies(kind, replace(complete, **GAPPED), WINDOW), kind
+        assert not qualifies(kind, replace(complete, summary_only=GAP), WINDOW), kind
     scc = candidate(1, 50.0, scc=True)
     assert qualifies(ListKind.SCC, scc, WINDOW)
-    assert not qualifies(ListKind.SCC, replace(scc, **GAPPED), WINDOW)
+    assert not qualifies(ListKind.SCC, replace(scc, summary_only=GAP), WINDOW)
 
 
 def test_historical_and_full_keep_a_run_resting_on_summaries():
-    gapped = candidate(1, 50.0, **GAPPED)
+    gapped = candidate(1, 50.0, summary_only=GAP)
     assert qualifies(ListKind.HISTORICAL, gapped, WINDOW)
     assert qualifies(ListKind.FULL, gapped, WINDOW)
 
 
 def test_a_committee_decision_naming_the_gap_lets_the_run_in():
-    assert ranked_ids(ListKind.RESEARCH, [candidate(1, 50.0, gap_accepted=True, **GAPPED)]) == [1]
+    assert ranked_ids(ListKind.RESEARCH, [candidate(1, 50.0, gap_accepted=True, summary_only=GAP)]) == [1]
 
 
 def test_a_run_left_out_for_its_evidence_does_not_hold_its_systems_place():
-    entries = [candidate(1, 80.0, storage_system_id=7, **GAPPED), candidate(2, 50.0, storage_system_id=7)]
+    entries = [
+        candidate(1, 80.0, storage_system_id=7, summary_only=GAP),
+        candidate(2, 50.0, storage_system_id=7),
+    ]
     ranked = rank_with_duplicates(ListKind.RESEARCH, entries, WINDOW)
     assert [item.candidate.submission_id for item in ranked.entries] == [2]
     assert ranked.duplicates == []
@@ -197,6 +200,6 @@ def test_a_run_left_out_for_its_evidence_does_not_hold_its_systems_place():
 
 
 def test_the_evidence_gaps_are_reported_only_for_runs_the_other_rules_admit():
-    invalid = candidate(1, 80.0, valid=False, **GAPPED)
+    invalid = candidate(1, 80.0, valid=False, summary_only=GAP)
     ranked = rank_with_duplicates(ListKind.RESEARCH, [invalid], WINDOW)
     assert ranked.entries == [] and ranked.evidence_gaps == []
