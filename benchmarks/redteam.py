@@ -232,6 +232,9 @@ def verdict(
 def run_kind(
     kind: Kind, era: Era, candidates: list[Honest], per_era: int, corpus: Path, workdir: Path, report: Report
 ) -> None:
+    if kind.eras is not None and era not in kind.eras:
+        report.shortfall[(kind.key, era)] = f"n/a: {kind.other_eras}"
+        return
     index = read_index(corpus) if kind.needs_corpus else {}
     forge = partial(kind.forge, corpus=corpus, index=index) if kind.needs_corpus else kind.forge
     made = 0
@@ -250,7 +253,8 @@ def run_kind(
             continue
         # the copy keeps the submission's folder name: readers and splices go by it
         folder = workdir / kind.key / honest.submission
-        shutil.copytree(corpus / honest.submission, folder, symlinks=True)
+        # symlinks are followed: a forged copy must never write through a link into the shared data
+        shutil.copytree(corpus / honest.submission, folder, symlinks=False)
         try:
             outcome = forge(Workspace(folder, honest.run))
         except NotApplicable as reason:

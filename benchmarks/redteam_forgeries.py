@@ -668,7 +668,7 @@ def _ior_phase(ws: Workspace, candidates: tuple[str, ...] = IOR_PHASES) -> tuple
 
 def _require_c(ws: Workspace) -> None:
     if not ws.is_c or not ws.has("result.txt"):
-        raise NotApplicable("io500.sh runs have no result.txt")
+        raise NotApplicable("the run has no result.txt")
 
 
 def max_line(ws: Workspace) -> Outcome:
@@ -880,7 +880,7 @@ def extended_mode(ws: Workspace) -> Outcome:
     """g. `mode = extended` in the header (and the summary's version line), so that a phase that
     overlaps the next (t_end moved 60 s on) would not be checked for order."""
     _require_c(ws)
-    if ws.era not in (Era.C_ISC21, Era.C_SC21, Era.C_ISC25):
+    if ws.era not in MODE_ERAS:
         raise NotApplicable("this era prints no mode")
     ws.result_set("run", "mode", "extended", add=True)
     summary = ws.text("result_summary.txt")
@@ -913,6 +913,43 @@ def echo_edited(ws: Workspace) -> Outcome:
     ws.write(raw, new)
     return Outcome(
         "ior-hard-write option echo says 1 MiB transfers, commands say 47008",
+        ws.run_path,
+        ("ior-hard-write",),
+    )
+
+
+def tables_tell(ws: Workspace) -> Outcome:
+    """h-table. ior-hard-write ran with 1 MiB transfers; the forger edited both command lines and the
+    option echo back to 47008 bytes, but IOR's result row (block, xfer) and summary table (blksiz,
+    xsize) still print the transfer it used."""
+    raw = ws.raw_name("ior-hard-write")
+    if raw is None:
+        raise NotApplicable("no raw output of ior-hard-write")
+    lines = ws.text(raw).split("\n")
+    header: list[str] | None = None
+    summary: list[str] | None = None
+    changed = 0
+    for index, line in enumerate(lines):
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] == "access" and any(f.startswith("bw(") for f in fields):
+            header = fields
+        elif header and summary is None and fields[0] == "write" and len(fields) >= 8:
+            cols = [i for i, name in enumerate(header[: len(fields)]) if name in ("block(KiB)", "xfer(KiB)")]
+            lines[index] = _replace_tokens(line, {i: _like(fields[i], 1024.0) for i in cols})
+            changed += len(cols)
+        elif fields[0] == "Operation" and "xsize" in fields:
+            summary = fields
+        elif summary and fields[0] == "write" and len(fields) == len(summary):
+            cols = [i for i, name in enumerate(summary) if name in ("blksiz", "xsize")]
+            lines[index] = _replace_tokens(line, {i: str(MIB) for i in cols})
+            changed += len(cols)
+    if not changed:
+        raise NotApplicable(f"{raw} prints no transfer size in its tables")
+    ws.write(raw, "\n".join(lines))
+    return Outcome(
+        "ior-hard-write's result row / summary table say 1 MiB transfers, echo and commands 47008",
         ws.run_path,
         ("ior-hard-write",),
     )
@@ -1187,6 +1224,10 @@ def honest_raw_deleted(ws: Workspace) -> Outcome:
     return Outcome(f"{raw} deleted", ws.run_path, ("ior-hard-read",))
 
 
+C_ERAS: tuple[Era, ...] = (Era.C_ISC20, Era.C_SC20, Era.C_ISC21, Era.C_SC21, Era.C_ISC25)
+MODE_ERAS: tuple[Era, ...] = (Era.C_ISC21, Era.C_SC21, Era.C_ISC25)  # mode line, per-rank CSVs
+
+
 def had_invalid_line(run: RunResult) -> bool:
     return any("INVALID" in comment for comment in run.header_errors) or any(
         phase.errors for phase in run.phases.values()
@@ -1202,6 +1243,9 @@ class Kind:
     needs_corpus: bool = False
     # runs the attack is best made on come first (kind i: runs whose application wrote ERROR INVALID)
     prefer: Callable[[RunResult], bool] | None = None
+    # the eras whose output has what the attack edits, and why the others have not (no copy is made)
+    eras: tuple[Era, ...] | None = None
+    other_eras: str = ""
 
 
 KINDS: tuple[Kind, ...] = (
@@ -1210,20 +1254,85 @@ KINDS: tuple[Kind, ...] = (
     Kind("c", "consistent mdtest rewrite", mdtest_rewrite, "error"),
     Kind("d", "write phase claims 60 s more", longer_write, "error"),
     Kind("e", "phase spliced from another run / scale", splice, "error", needs_corpus=True),
-    Kind("f", "duplicate INI sections", duplicate_sections, "error"),
-    Kind("g", "mode = extended in the header", extended_mode, "error"),
+    Kind(
+        "f",
+        "duplicate INI sections",
+        duplicate_sections,
+        "error",
+        eras=C_ERAS,
+        other_eras="io500.sh runs have no result.txt",
+    ),
+    Kind(
+        "g",
+        "mode = extended in the header",
+        extended_mode,
+        "error",
+        eras=MODE_ERAS,
+        other_eras="the era prints no mode (io500.sh, io500-isc20, io500-sc20)",
+    ),
     Kind("h-echo", "IOR option echo against command", echo_edited, "error"),
-    Kind("h-config", "config.ini edited, hash recomputed", config_edited, "error"),
+    Kind("h-table", "IOR tables against edited echo and command", tables_tell, "error"),
+    Kind(
+        "h-config",
+        "config.ini edited, hash recomputed",
+        config_edited,
+        "error",
+        eras=C_ERAS,
+        other_eras="io500.sh runs have no config.ini or config hash",
+    ),
     Kind("h-cache", "cache defeats removed from ior-easy", cache_defeats_removed, "error"),
-    Kind("i", "ERROR INVALID line deleted", invalid_line_deleted, "error", prefer=had_invalid_line),
-    Kind("j", "scc = TRUE relabelled FALSE", scc_relabelled, "error"),
-    Kind("k", "dev build relabelled as release", version_relabelled, "error"),
-    Kind("l", "per-rank CSV cut to its header", csv_cut, "error"),
+    Kind(
+        "i",
+        "ERROR INVALID line deleted",
+        invalid_line_deleted,
+        "error",
+        prefer=had_invalid_line,
+        eras=C_ERAS,
+        other_eras="io500.sh prints no ERROR INVALID line",
+    ),
+    Kind(
+        "j",
+        "scc = TRUE relabelled FALSE",
+        scc_relabelled,
+        "error",
+        eras=C_ERAS,
+        other_eras="io500.sh has no scc option",
+    ),
+    Kind(
+        "k",
+        "dev build relabelled as release",
+        version_relabelled,
+        "error",
+        eras=C_ERAS,
+        other_eras="io500.sh prints no version",
+    ),
+    Kind(
+        "l",
+        "per-rank CSV cut to its header",
+        csv_cut,
+        "error",
+        eras=MODE_ERAS,
+        other_eras="the era writes no per-rank CSV",
+    ),
     Kind("m", "forged copy beside the honest run", forged_copy_beside, "primary"),
     Kind("n", "two phases +54 %, raw files deleted", raised_raw_deleted, "warning"),
-    Kind("o", "unparsable t_start", unparsable_start, "error"),
+    Kind(
+        "o",
+        "unparsable t_start",
+        unparsable_start,
+        "error",
+        eras=C_ERAS,
+        other_eras="io500.sh runs have no result.txt t_start",
+    ),
     Kind("p-copy", "honest control: untouched copy", honest_untouched, "valid"),
-    Kind("p-find", "honest control: find.csv deleted", honest_find_deleted, "valid-warning"),
+    Kind(
+        "p-find",
+        "honest control: find.csv deleted",
+        honest_find_deleted,
+        "valid-warning",
+        eras=C_ERAS,
+        other_eras="io500.sh runs have no find.csv",
+    ),
     Kind("p-raw", "honest control: a raw output deleted", honest_raw_deleted, "valid-warning"),
 )
 
