@@ -112,20 +112,22 @@ def _codes(pairs: set[tuple[str, str | None]]) -> tuple[str, ...]:
 
 
 def find_primary_chooser() -> tuple[Callable[..., Any] | None, str]:
-    """A primary-run function of the scoring package (any public callable with 'primary' in its name)."""
+    """A primary-run function of the scoring package: a public callable with 'primary' in its name,
+    those that name a choice (primary_run, choose_primary, pick_primary, ...) first."""
+    found: list[tuple[int, str, Callable[..., Any]]] = []
     for info in pkgutil.walk_packages(scoring.__path__, "scoring."):
         try:
             module = importlib.import_module(info.name)
-        except Exception:  # a module that does not import is not our business here
+        except Exception:  # a module that does not import is not this harness's business
             continue
-        for name, member in inspect.getmembers(module, callable):
-            if (
-                "primary" in name.lower()
-                and not name.startswith("_")
-                and getattr(member, "__module__", "") == info.name
-            ):
-                return member, f"{info.name}.{name}"
-    return None, ""
+        for name, member in inspect.getmembers(module, inspect.isfunction):
+            if "primary" in name.lower() and not name.startswith("_") and member.__module__ == info.name:
+                choosing = any(word in name.lower() for word in ("choose", "pick", "select", "primary_run"))
+                found.append((0 if choosing else 1, f"{info.name}.{name}", member))
+    if not found:
+        return None, ""
+    _, qualified, chooser = min(found, key=lambda item: (item[0], item[1]))
+    return chooser, qualified
 
 
 def _chosen_path(choice: Any, verifications: Sequence[Verification]) -> str | None:

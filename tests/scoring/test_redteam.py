@@ -101,3 +101,16 @@ def test_a_control_fails_when_a_copy_turns_invalid(
 
 def _error() -> Finding:
     return Finding(code="simulated", severity=Severity.ERROR, message="simulated false positive")
+
+
+def test_kind_m_is_judged_by_the_scoring_primary_run_function_when_there_is_one(
+    submissions: Path, honest: dict[Era, list[redteam.Honest]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A chooser that takes the honest run (here: the shorter path, the forged copy's ends in -rerun).
+    def primary_run(verifications: list[Verification]) -> Verification:
+        return min(verifications, key=lambda v: len(v.result.path))
+
+    monkeypatch.setattr(redteam, "find_primary_chooser", lambda: (primary_run, "scoring.fake.primary_run"))
+    report = redteam.run(submissions, 1, ["m"], eras=[Era.C_ISC25], by_era=honest)
+    assert report.results and all(r.caught for r in report.results)
+    assert "scoring.fake.primary_run" in report.primary_note
