@@ -141,11 +141,10 @@ def _chosen_path(choice: Any, verifications: Sequence[Verification]) -> str | No
         return choice.path
     if isinstance(choice, str):
         return choice
-    result = (
-        getattr(choice, "result", None) or getattr(choice, "run", None) or getattr(choice, "primary", None)
-    )
-    if isinstance(result, (Verification, RunResult)):
-        return _chosen_path(result, verifications)
+    for attribute in ("primary", "result", "run", "index"):
+        inner = getattr(choice, attribute, None)
+        if inner is not None and inner is not choice:
+            return _chosen_path(inner, verifications)  # e.g. a choice object with the primary's index
     return None
 
 

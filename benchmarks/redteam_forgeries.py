@@ -882,6 +882,8 @@ def extended_mode(ws: Workspace) -> Outcome:
     _require_c(ws)
     if ws.era not in MODE_ERAS:
         raise NotApplicable("this era prints no mode")
+    if (ws.run.mode or "").lower() == "extended":
+        raise NotApplicable("the run is an extended-mode run")
     ws.result_set("run", "mode", "extended", add=True)
     summary = ws.text("result_summary.txt")
     summary = re.sub(r"^(IO500 version .*?)(?: \((\w+)\))?$", r"\1 (extended)", summary, count=1, flags=re.M)
@@ -961,15 +963,14 @@ def config_edited(ws: Workspace) -> Outcome:
     if not ws.has("config.ini"):
         raise NotApplicable("no config.ini")
     text = ws.text("config.ini")
-    new, count = re.subn(
-        r"^(\s*transferSize\s*=\s*)(\S+)",
-        lambda m: m.group(1) + ("1m" if m.group(2) != "1m" else "2m"),
-        text,
-        count=1,
-        flags=re.M,
-    )
-    if not count:
+    section = re.search(r"^\[ior-easy\][^\[]*", text, re.M)
+    match = re.search(r"^(\s*transferSize\s*=\s*)(\S+)", section.group(0), re.M) if section else None
+    if section is None or match is None:
         raise NotApplicable("config.ini sets no ior-easy transferSize")
+    # 3 MiB: a size no real run of the corpus used, so the edit changes the value whatever its spelling
+    value = "5m" if match.group(2).lower() in ("3m", "3145728") else "3m"
+    start = section.start() + match.start(2)
+    new = text[:start] + value + text[section.start() + match.end(2) :]
     ws.write("config.ini", new)
     ws.rehash_config()
     return Outcome(
