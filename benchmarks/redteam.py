@@ -200,6 +200,8 @@ def verdict(
         verifications = verify(folder)
     except ReadError as error:
         return not control, ("unreadable",), str(error)[:80]
+    except Exception as error:  # an engine that crashes on a forged file has not caught it
+        return False, ("engine-crash",), repr(error)[:120]
     forged = next((v for v in verifications if v.result.path == outcome.run_path), None)
     if forged is None:
         return not control, ("run-not-found",), ""

@@ -505,11 +505,19 @@ def shift_later_phases(ws: Workspace, phase: str, seconds: float) -> None:
 # --- IOR and mdtest figures ------------------------------------------------------------------------
 
 
-def ior_rewrite_bandwidth(text: str, new_mib: float, ratio: float) -> str:
+def ior_rewrite_bandwidth(
+    text: str,
+    new_mib: float,
+    ratio: float,
+    *,
+    bytes_moved: int | None = None,
+    pairs: tuple[int, int] | None = None,
+) -> str:
     """Every bandwidth figure of an IOR output rewritten for `new_mib` MiB/s with the same times.
 
-    The bytes moved follow from the new bandwidth and the printed total time; the stonewall pairs,
-    the data sizes and the operation rates scale with `ratio` (new / old)."""
+    The bytes moved are `bytes_moved`, or follow from the new bandwidth and the printed total time;
+    the stonewall pairs are `pairs` (min, max) or scale with `ratio` (new / old), like the data
+    sizes and the operation rates."""
     lines = text.split("\n")
     header: list[str] | None = None
     summary_header: list[str] | None = None
@@ -534,6 +542,8 @@ def ior_rewrite_bandwidth(text: str, new_mib: float, ratio: float) -> str:
                 # IOR moves whole transfers: the forger's byte count is a multiple of the transfer size
                 xfer = round(float(fields[header.index("xfer(KiB)")]) * 1024)
                 new_bytes = max(xfer, round(new_bytes / xfer) * xfer) if xfer > 0 else new_bytes
+            if bytes_moved is not None:
+                new_bytes = bytes_moved
             lines[index] = _replace_tokens(line, replacements)
             continue
         if fields[0] in ("Max", "Min", "Mean") and len(fields) >= 3 and fields[1] in ("Write:", "Read:"):
@@ -575,6 +585,11 @@ def ior_rewrite_bandwidth(text: str, new_mib: float, ratio: float) -> str:
             summary_header = None  # one summary row per operation
             continue
         if line.startswith("stonewalling pairs accessed"):
+            if pairs is not None:
+                line = re.sub(r"min:\s*\d+", f"min: {pairs[0]}", line, count=1)
+                line = re.sub(r"max:\s*\d+", f"max: {pairs[1]}", line, count=1)
+                lines[index] = _scale_numbers_after(line, ("data:",), ratio, integer=False)
+                continue
             lines[index] = _scale_numbers_after(line, ("min:", "max:"), ratio, integer=True)
             lines[index] = _scale_numbers_after(lines[index], ("data:",), ratio, integer=False)
     text = "\n".join(lines)
@@ -702,10 +717,18 @@ def ior_rewrite(ws: Workspace) -> Outcome:
     """b. One IOR phase rewritten consistently: summary, result.txt, every figure of IOR's output, CSV."""
     phase, raw = _ior_phase(ws, ("ior-easy-write",))
     old = ws.phase_value(phase)
-    new = ws.set_phase(phase, old * 1.5)
+    text = ws.text(raw)
+    bytes_moved, pairs = _raised_bytes(text, raw, 1.5)
+    honest = parse_ior(text, raw)
+    if ws.is_c and bytes_moved is not None and honest.time_s:
+        # the value IOR and the application derive from those bytes and the unchanged time
+        new = ws.set_phase(phase, bytes_moved / honest.time_s / 2**30)
+    else:
+        new = ws.set_phase(phase, old * 1.5)
+        bytes_moved, pairs = None, None
     assert new is not None
     ratio = float(new) / old
-    ws.write(raw, ior_rewrite_bandwidth(ws.text(raw), float(new) * 1024, ratio))
+    ws.write(raw, ior_rewrite_bandwidth(text, float(new) * 1024, ratio, bytes_moved=bytes_moved, pairs=pairs))
     csv_file = ws.csv_name(phase)
     if csv_file:
         ws.write(
@@ -717,6 +740,28 @@ def ior_rewrite(ws: Workspace) -> Outcome:
             ws.result_set(phase, "throughput-stonewall", f"{float(stonewall) * ratio:.2f}")
     ws.rescore()
     return Outcome(f"{phase} x1.5 rewritten in every file", ws.run_path, (phase,))
+
+
+def _raised_bytes(text: str, raw: str, factor: float) -> tuple[int | None, tuple[int, int] | None]:
+    """The bytes a phase `factor` times larger moves in whole transfers, and the stonewall pairs
+    that go with them when every rank wrote the maximum (wear-out: bytes = max pairs x tasks x xfer)."""
+    honest = parse_ior(text, raw)
+    row = re.search(r"^access\s.*$", text, re.M)
+    result = re.search(r"^write\s.*$", text, re.M)
+    if honest.items is None or honest.tasks is None or row is None or result is None:
+        return None, None
+    header, fields = row.group(0).split(), result.group(0).split()
+    if "xfer(KiB)" not in header or header.index("xfer(KiB)") >= len(fields):
+        return None, None
+    xfer = round(float(fields[header.index("xfer(KiB)")]) * 1024)
+    if xfer <= 0:
+        return None, None
+    found = re.search(r"^stonewalling pairs accessed min:\s*(\d+)\s+max:\s*(\d+)", text, re.M)
+    if found and int(found.group(2)) * honest.tasks * xfer == honest.items:
+        low, high = int(found.group(1)), int(found.group(2))
+        new_high = round(high * factor)
+        return new_high * honest.tasks * xfer, (round(low * new_high / high), new_high)
+    return round(honest.items * factor / xfer) * xfer, None
 
 
 def mdtest_rewrite(ws: Workspace) -> Outcome:
@@ -1064,7 +1109,13 @@ def invalid_line_deleted(ws: Workspace) -> Outcome:
         "result.txt", shift_result_clocks(ws.text("result.txt"), moved, set(), end_of=phase, marks=False)
     )
     ws.write(raw, shift_tool_clocks(ws.text(raw), moved, which=("Finished",)))
-    ws.write(raw, ior_rewrite_bandwidth(ws.text(raw), float(new) * 1024, ratio))
+    # the same bytes in less time: the byte count and the stonewall pairs stay as IOR printed them
+    found = re.search(r"^stonewalling pairs accessed min:\s*(\d+)\s+max:\s*(\d+)", ws.text(raw), re.M)
+    pairs = (int(found.group(1)), int(found.group(2))) if found else None
+    text = ior_rewrite_bandwidth(
+        ws.text(raw), float(new) * 1024, ratio, bytes_moved=round(ior.items), pairs=pairs
+    )
+    ws.write(raw, text)
     # the benchmark's own verdict on a short write phase, then the forger deletes it
     ws.rescore()
     return Outcome(f"{phase} short (IOR time {short:.0f} s) and no ERROR INVALID line", ws.run_path, (phase,))
