@@ -163,12 +163,12 @@ def choose_primary(verifications: Sequence[Verification]) -> tuple[str | None, s
     chooser, name = find_primary_chooser()
     if chooser is None:
         return registry_rule(verifications), (
-            "no primary-run function exists in scoring/ yet; kind m judged by the registry's current "
-            "rule (submissions/ingest/record.py: valid first, then the highest score)"
+            "no primary-run function exists in scoring/ yet; judged by the registry's current rule "
+            "(submissions/ingest/record.py: valid first, then the highest score)"
         )
     for argument in (list(verifications), [v.result for v in verifications]):
         try:
-            return _chosen_path(chooser(argument), verifications), f"kind m judged by {name}"
+            return _chosen_path(chooser(argument), verifications), f"judged by {name}"
         except (TypeError, AttributeError):
             continue
     return None, f"{name} could not be called with the runs of an archive"

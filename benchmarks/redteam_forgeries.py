@@ -640,6 +640,11 @@ def mdtest_rewrite_rate(text: str, operation: str, ratio: float) -> str:
                     return _like(token, float(token) * ratio).rjust(len(token))
 
                 line = line[:prefix_end] + re.sub(r"\d+\.\d+", repl, rest)
+        if line.startswith("stonewall rank "):
+            # io500.sh-era mdtest prints each rank's stonewall count: "stonewall rank 400: 967110 of 1000000"
+            line = re.sub(
+                r"(:\s*)(\d+)(?= of )", lambda m: m.group(1) + str(round(int(m.group(2)) * ratio)), line
+            )
         if line.startswith("Continue stonewall hit"):
             line = _scale_numbers_after(line, ("min:", "max:"), ratio, integer=True)
             line = _scale_numbers_after(line, ("avg:",), ratio, integer=False)
