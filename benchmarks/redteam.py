@@ -249,8 +249,7 @@ def run_kind(
             break
         # a control starts from a run the application itself did not mark invalid (an engine error on
         # any other run is a false positive the control must show)
-        app_invalid = any("INVALID" in c for c in honest.run.header_errors) or honest.run.claimed is None
-        if kind.expect in ("valid", "valid-warning") and app_invalid:
+        if kind.expect in ("valid", "valid-warning") and app_invalid(honest.run):
             continue
         if kind.expect not in ("valid", "valid-warning") and not honest.run.phases:
             continue
@@ -292,8 +291,49 @@ def run(
         for kind in kinds:
             for era in eras:
                 run_kind(kind, era, by_era.get(era, []), per_era, corpus, Path(tmp), report)
+    if not only or ALL_HONEST in only or "p" in only:
+        all_honest(by_era, eras, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+ALL_HONEST = "p-all"
+
+
+def app_invalid(run: RunResult) -> bool:
+    """Runs the application itself marked invalid, or without a result: not honest controls."""
+    return any("INVALID" in c for c in run.header_errors) or run.claimed is None
+
+
+def all_honest(by_era: dict[Era, list[Honest]], eras: Sequence[Era], report: Report) -> None:
+    """The listed (primary) run of every submission, unless the application itself marked it
+    invalid, verified where it lies: each must be valid (issue 22: "every honest run of the shared
+    corpus still valid"). Other runs of an archive (submission-714's and -717's summary-only
+    copies) are not listed, so they are not counted."""
+    by_submission: dict[str, list[Honest]] = {}
+    for runs in by_era.values():
+        for honest in runs:
+            by_submission.setdefault(honest.submission, []).append(honest)
+    listed: set[tuple[str, str]] = set()
+    for submission, runs in by_submission.items():
+        chosen, _ = choose_primary([h.verification for h in runs])
+        listed.add((submission, chosen if chosen is not None else runs[0].run.path))
+    for era in eras:
+        for honest in by_era.get(era, []):
+            if app_invalid(honest.run) or (honest.submission, honest.run.path) not in listed:
+                continue
+            v = honest.verification
+            report.results.append(
+                Result(
+                    kind=ALL_HONEST,
+                    era=era,
+                    submission=honest.submission,
+                    run_path=honest.run.path,
+                    description="the honest run as it is in the corpus",
+                    caught=v.valid,
+                    codes=() if v.valid else _codes(_errors(v)),
+                )
+            )
 
 
 # --- output -------------------------------------------------------------------------------------------
@@ -308,7 +348,9 @@ def table(report: Report, eras: Sequence[Era] = ERAS) -> str:
     for result in report.results:
         if result.kind not in seen:
             seen.append(result.kind)
-    titles = {k.key: k.title for k in KINDS}
+    titles = {k.key: k.title for k in KINDS} | {
+        ALL_HONEST: "honest control: every listed run of the corpus, in place"
+    }
     for key in seen:
         cells = []
         codes: set[str] = set()
@@ -346,7 +388,8 @@ def render(report: Report, eras: Sequence[Era] = ERAS) -> str:
         out += ["", "Fewer runs than asked:"]
         for (key, era), why in sorted(report.shortfall.items(), key=lambda kv: (kv[0][0], kv[0][1].value)):
             out.append(f"- {key} {era.value}: {why}")
-    out += ["", f"{len(report.results)} copies verified in {report.seconds:.1f} s."]
+    copies = sum(1 for r in report.results if r.kind != ALL_HONEST)
+    out += ["", f"{copies} forged or control copies verified in {report.seconds:.1f} s."]
     return "\n".join(out)
 
 

@@ -114,3 +114,11 @@ def test_kind_m_is_judged_by_the_scoring_primary_run_function_when_there_is_one(
     report = redteam.run(submissions, 1, ["m"], eras=[Era.C_ISC25], by_era=honest)
     assert report.results and all(r.caught for r in report.results)
     assert "scoring.fake.primary_run" in report.primary_note
+
+
+def test_every_listed_honest_run_of_the_corpus_is_valid(
+    submissions: Path, honest: dict[Era, list[redteam.Honest]]
+) -> None:
+    report = redteam.run(submissions, 1, [redteam.ALL_HONEST], by_era=honest)
+    assert len(report.results) > 100
+    assert all(r.caught for r in report.results), f"honest runs rejected:\n{_missed(report)}"
