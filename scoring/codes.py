@@ -383,14 +383,15 @@ CODES: dict[str, Code] = {
     ),
     "physics-tasks-mismatch": Code(
         ERROR,
-        "{phase} ran with {tasks} tasks ({source}), but {other_source} says {other_tasks}. All "
-        "phases of one run use the same client ranks, so one of the outputs comes from another run.",
+        "{where} counts {tasks} tasks ({source}), but the other phases ran with {other_tasks} "
+        "({other_source} and the rest). All phases of one run use the same client ranks, so this "
+        "output was changed or comes from another run.",
     ),
     "physics-nodes-mismatch": Code(
         ERROR,
-        "{phase} ran on {nodes} client nodes ({source}), but {other_phase} on {other_nodes} "
-        "({other_source}). All phases of one run use the same client nodes, so one of the "
-        "outputs comes from another run.",
+        "{phase} ran on {nodes} client nodes ({source}), but the other phases on {other_nodes} "
+        "({other_source} and the rest). All phases of one run use the same client nodes, so this "
+        "output was changed or comes from another run.",
     ),
     "physics-checked": Code(
         INFO,

@@ -23,6 +23,7 @@ the real corpora.
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +59,7 @@ class Measurement:
     """One cross-phase comparison: what a phase shows against what the other phases require."""
 
     invariant: str  # the finding code when it does not hold
-    phase: str
+    phase: str | None  # None: the run as a whole (result.txt's procs)
     observed: tuple[float, float]  # the range the phase's own figures allow
     expected: tuple[float, float]  # the range the other phases allow (one-sided: low = 0)
     values: dict[str, Any] = field(default_factory=dict)  # the finding's template values
@@ -340,18 +341,29 @@ def _task_counts(run: RunResult) -> Iterator[tuple[str, int, str]]:
             yield name, ranks, f"rows of {name}.csv"
 
 
+def _majority(counts: list[tuple[str, int, str]]) -> tuple[str, int, str]:
+    """The count most sources agree on (the first of them names it): one edited or spliced source
+    is then the one named, not every other phase."""
+    tally = Counter(count for _, count, _ in counts)
+    best = max(tally.values())
+    return next(entry for entry in counts if tally[entry[1]] == best)
+
+
 def _tasks(run: RunResult) -> Iterator[Measurement]:
     counts = list(_task_counts(run))
     if len(counts) < 2:
         return
-    base_phase, base, base_source = counts[0]
-    for phase, tasks, source in counts[1:]:
+    _, base, base_source = _majority(counts)
+    for phase, tasks, source in counts:
+        if source == base_source:
+            continue
         yield Measurement(
             TASKS,
-            phase if phase != "run" else base_phase,
+            None if phase == "run" else phase,
             observed=(float(tasks), float(tasks)),
             expected=(float(base), float(base)),
             values={
+                "where": "result.txt's procs" if phase == "run" else phase,
                 "tasks": tasks,
                 "source": source,
                 "other_tasks": base,
@@ -374,8 +386,10 @@ def _nodes(run: RunResult) -> Iterator[Measurement]:
             counts.append((name, raw.ior_volume.nodes, f"nodes in {raw.file}"))
     if len(counts) < 2:
         return
-    base_phase, base, base_source = counts[0]
-    for name, nodes, source in counts[1:]:
+    _, base, base_source = _majority(counts)
+    for name, nodes, source in counts:
+        if source == base_source:
+            continue
         yield Measurement(
             NODES,
             name,
@@ -384,7 +398,6 @@ def _nodes(run: RunResult) -> Iterator[Measurement]:
             values={
                 "nodes": nodes,
                 "source": source,
-                "other_phase": base_phase,
                 "other_nodes": base,
                 "other_source": base_source,
             },
