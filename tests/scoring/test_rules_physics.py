@@ -27,12 +27,14 @@ from scoring.readers.raw import parse_ior
 # Real runs of several output eras (submission, run directory inside it).
 C_ISC20 = (111, ".")  # io500-isc20, IOR 3.3 with summary tables, no per-rank CSVs
 C_SC21 = (693, "results/2023.11.07-20.29.38")  # io500-sc23_v1, IOR 3.4 without summary, CSVs
+C_SC20 = (459, "results/2020.10.18-14.18.58")  # io500-sc20
+C_ISC21 = (594, ".")  # the ISC21 output format ([      ] lines), per-rank CSVs
 C_ISC25 = (738, "results/2025.05.07-09.01.18")  # io500-isc25_v1
 SHELL = (3, "data/results/2019.11.11-04.23.30")  # io500.sh of SC19, IOR 3.3, mdtest 3.3
 # One DDN site, two scales: 3840 and 1280 tasks.
 BIG = (714, "results/2024.09.13-12.11.52")
 SMALL = (717, "results/2024.09.25-09.58.36")
-C_RUNS = (C_ISC20, C_SC21, C_ISC25)
+C_RUNS = (C_ISC20, C_SC20, C_ISC21, C_SC21, C_ISC25)
 FACTOR = 1.5
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
