@@ -368,6 +368,12 @@ CODES: dict[str, Code] = {
         "With stoneWallingWearOut every rank ends at the largest pair count, so IOR cannot have "
         "written this output.",
     ),
+    "physics-pairs-beyond-geometry": Code(
+        ERROR,
+        "{phase}: the stonewall says a rank accessed {pairs} pairs of {transfer} bytes "
+        "({accessed:.0f} bytes, {raw_file}), more than its {segments} segment(s) of {block} bytes "
+        "hold ({capacity:.0f}). IOR cannot access more than the blocks it was given.",
+    ),
     "physics-items-mismatch": Code(
         ERROR,
         "{phase} handled {items:.0f} items ({how}), but {create_phase} created {created:.0f} "

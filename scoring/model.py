@@ -124,6 +124,7 @@ class IorVolume:
     pairs_max: int | None = None
     transfer_size: int | None = None  # -t, exact (summary xsize or the options' exact echo)
     block_size: int | None = None  # -b, exact
+    block_high: float | None = None  # -b as large as the printed figures allow (exact or block(KiB))
     segments: int | None = None  # -s
     repetitions: int | None = None  # -i
     file_per_process: bool | None = None  # -F

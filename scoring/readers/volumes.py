@@ -114,6 +114,7 @@ def ior_volume(text: str) -> IorVolume:
         pairs_max=pairs[1] if pairs else None,
         transfer_size=transfer,
         block_size=block,
+        block_high=block_range[1] if block_range else None,
         segments=segments,
         repetitions=repetitions,
         file_per_process=file_per_process,

@@ -34,13 +34,14 @@ from scoring.rules.common import result_header
 
 BYTES_READ = "physics-bytes-read-mismatch"
 PAIRS = "physics-pairs-mismatch"
+GEOMETRY = "physics-pairs-beyond-geometry"
 ITEMS = "physics-items-mismatch"
 FIND = "physics-find-excess"
 TASKS = "physics-tasks-mismatch"
 NODES = "physics-nodes-mismatch"
 CHECKED = "physics-checked"
 
-INVARIANTS: tuple[str, ...] = (BYTES_READ, PAIRS, ITEMS, FIND, TASKS, NODES)
+INVARIANTS: tuple[str, ...] = (BYTES_READ, PAIRS, GEOMETRY, ITEMS, FIND, TASKS, NODES)
 
 # Entries of a data directory besides the mdtest files that a find may count: per task one ior-easy
 # file (-F) and, for finds that count directories, mdtest-easy's unique directory and its tree root;
@@ -63,6 +64,7 @@ class Measurement:
     observed: tuple[float, float]  # the range the phase's own figures allow
     expected: tuple[float, float]  # the range the other phases allow (one-sided: low = 0)
     values: dict[str, Any] = field(default_factory=dict)  # the finding's template values
+    upper_only: bool = False  # a bound, not an equality: observed must not exceed expected's top
 
     @property
     def holds(self) -> bool:
@@ -73,7 +75,7 @@ class Measurement:
         """The relative difference of the two ranges' midpoints (for one-sided bounds: how far the
         observed value lies above the bound, 0 below it)."""
         observed = (self.observed[0] + self.observed[1]) / 2
-        if self.expected[0] == 0 and self.invariant == FIND:
+        if self.upper_only:
             return max(observed - self.expected[1], 0.0) / max(self.expected[1], 1.0)
         expected = (self.expected[0] + self.expected[1]) / 2
         return abs(observed - expected) / max(abs(expected), 1.0)
@@ -84,6 +86,8 @@ class Measurement:
         find, the entries besides the mdtest files that the bound admits)."""
         if self.invariant == FIND:
             return float(self.values["others"]) / max(self.expected[1], 1.0)
+        if self.upper_only:
+            return 0.0
         expected = (self.expected[0] + self.expected[1]) / 2
         width = (self.observed[1] - self.observed[0] + self.expected[1] - self.expected[0]) / 2
         return width / max(abs(expected), 1.0)
@@ -103,6 +107,7 @@ def physics_rules(run: RunResult) -> list[Finding]:
 _KIND_NAMES = {
     BYTES_READ: "bytes read = bytes written",
     PAIRS: "bytes = stonewall pairs x tasks x transfer",
+    GEOMETRY: "stonewall pairs within the blocks",
     ITEMS: "mdtest items of every phase = items created",
     FIND: "files found <= files created",
     TASKS: "same tasks in every phase",
@@ -165,6 +170,26 @@ def _pairs(run: RunResult) -> Iterator[Measurement]:
         tasks = phase.raw.tasks
         if not (volume.wear_out and volume.pairs_max and volume.transfer_size and tasks):
             continue
+        if volume.block_high and volume.segments:
+            # No rank can access more pairs than its blocks hold (IOR wraps only with -T, unused).
+            capacity = volume.block_high * volume.segments
+            accessed = float(volume.pairs_max * volume.transfer_size)
+            yield Measurement(
+                GEOMETRY,
+                phase.name,
+                observed=(accessed, accessed),
+                expected=(0.0, capacity),
+                upper_only=True,
+                values={
+                    "pairs": volume.pairs_max,
+                    "transfer": volume.transfer_size,
+                    "accessed": accessed,
+                    "block": round(volume.block_high),
+                    "segments": volume.segments,
+                    "capacity": capacity,
+                    "raw_file": phase.raw.file,
+                },
+            )
         expected = float(volume.pairs_max * tasks * volume.transfer_size)
         yield Measurement(
             PAIRS,
@@ -284,6 +309,7 @@ def _find_files(run: RunResult) -> Iterator[Measurement]:
         "find",
         observed=(total, total),
         expected=(0.0, bound),
+        upper_only=True,
         values={
             "total": total,
             "easy": (easy[0] + easy[1]) / 2,

@@ -278,6 +278,20 @@ def test_a_write_phase_whose_bytes_grew_without_its_pairs_is_caught_by_the_stone
     assert ("physics-pairs-mismatch", "ior-easy-write") in errors
 
 
+def test_stonewall_pairs_beyond_the_blocks_ior_was_given_are_caught(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = _copy_run(submission, tmp_path, C_SC21)
+    output = run / "ior-easy-write.txt"
+    text = output.read_text()
+    # Every rank wrote its whole -b 6500m block of 1 MiB transfers: 6500 pairs, no more fit.
+    forged = text.replace("min: 2156 max: 6500", "min: 3234 max: 9750")
+    assert forged != text
+    output.write_text(forged)
+    errors = _physics_errors(_only(run))
+    assert ("physics-pairs-beyond-geometry", "ior-easy-write") in errors
+
+
 def test_a_shell_era_read_rewritten_consistently_is_caught_by_its_write(
     submission: Callable[[int], Path], tmp_path: Path
 ) -> None:
