@@ -374,6 +374,12 @@ CODES: dict[str, Code] = {
         "({accessed:.0f} bytes, {raw_file}), more than its {segments} segment(s) of {block} bytes "
         "hold ({capacity:.0f}). IOR cannot access more than the blocks it was given.",
     ),
+    "physics-accessed-pairs-mismatch": Code(
+        ERROR,
+        "{phase}: result.txt records accessed-pairs = {recorded}, but IOR's own output "
+        "({raw_file}) says its stonewall reached {pairs} pairs. The application copies the count "
+        "from IOR, so one of the two was changed or comes from another run.",
+    ),
     "physics-items-mismatch": Code(
         ERROR,
         "{phase} handled {items:.0f} items ({how}), but {create_phase} created {created:.0f} "

@@ -35,13 +35,14 @@ from scoring.rules.common import result_header
 BYTES_READ = "physics-bytes-read-mismatch"
 PAIRS = "physics-pairs-mismatch"
 GEOMETRY = "physics-pairs-beyond-geometry"
+RECORDED_PAIRS = "physics-accessed-pairs-mismatch"
 ITEMS = "physics-items-mismatch"
 FIND = "physics-find-excess"
 TASKS = "physics-tasks-mismatch"
 NODES = "physics-nodes-mismatch"
 CHECKED = "physics-checked"
 
-INVARIANTS: tuple[str, ...] = (BYTES_READ, PAIRS, GEOMETRY, ITEMS, FIND, TASKS, NODES)
+INVARIANTS: tuple[str, ...] = (BYTES_READ, PAIRS, GEOMETRY, RECORDED_PAIRS, ITEMS, FIND, TASKS, NODES)
 
 # Entries of a data directory besides the mdtest files that a find may count: per task one ior-easy
 # file (-F) and, for finds that count directories, mdtest-easy's unique directory and its tree root;
@@ -108,6 +109,7 @@ _KIND_NAMES = {
     BYTES_READ: "bytes read = bytes written",
     PAIRS: "bytes = stonewall pairs x tasks x transfer",
     GEOMETRY: "stonewall pairs within the blocks",
+    RECORDED_PAIRS: "result.txt accessed-pairs = IOR's pairs",
     ITEMS: "mdtest items of every phase = items created",
     FIND: "files found <= files created",
     TASKS: "same tasks in every phase",
@@ -189,6 +191,16 @@ def _pairs(run: RunResult) -> Iterator[Measurement]:
                     "capacity": capacity,
                     "raw_file": phase.raw.file,
                 },
+            )
+        recorded = phase.values.get("accessed-pairs")
+        if recorded is not None and recorded.strip().isdigit():
+            # The application records IOR's pair count in result.txt (io500-isc22 on, verbose).
+            yield Measurement(
+                RECORDED_PAIRS,
+                phase.name,
+                observed=(float(recorded), float(recorded)),
+                expected=(float(volume.pairs_max), float(volume.pairs_max)),
+                values={"recorded": int(recorded), "pairs": volume.pairs_max, "raw_file": phase.raw.file},
             )
         expected = float(volume.pairs_max * tasks * volume.transfer_size)
         yield Measurement(

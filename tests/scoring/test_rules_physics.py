@@ -292,6 +292,15 @@ def test_stonewall_pairs_beyond_the_blocks_ior_was_given_are_caught(
     assert ("physics-pairs-beyond-geometry", "ior-easy-write") in errors
 
 
+def test_a_pair_count_rewritten_in_iors_output_only_is_caught_by_result_txt(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = _copy_run(submission, tmp_path, C_SC21)
+    _forge_ior(run, "ior-hard-write", FACTOR)
+    errors = _physics_errors(_only(run))
+    assert ("physics-accessed-pairs-mismatch", "ior-hard-write") in errors
+
+
 def test_a_shell_era_read_rewritten_consistently_is_caught_by_its_write(
     submission: Callable[[int], Path], tmp_path: Path
 ) -> None:
