@@ -67,9 +67,10 @@ def _physics_errors(verification: Verification) -> set[tuple[str, str | None]]:
 
 
 # --- rewriting numbers the way the tools print them ---------------------------------------------
-def _scaled(text: str, factor: float) -> str:
-    """`text` (one printed number) times `factor`, printed the same way."""
-    value = float(text) * factor
+def _scaled(text: str, factor: float, base: float | None = None) -> str:
+    """`text` (one printed number) times `factor`, printed the same way; `base` is the same number
+    known to more digits (a forger scales the precise figure, not its rounded print)."""
+    value = (float(text) if base is None else base) * factor
     if "e" in text.lower():
         mantissa = text.lower().split("e")[0]
         return f"{value:.{len(mantissa.partition('.')[2])}e}"
@@ -78,7 +79,9 @@ def _scaled(text: str, factor: float) -> str:
     return str(round(value))
 
 
-def _scale_tokens(line: str, positions: set[int], factor: float) -> str:
+def _scale_tokens(
+    line: str, positions: set[int], factor: float, bases: dict[int, float] | None = None
+) -> str:
     """Scale the whitespace-separated tokens at `positions`, keeping the line's spacing."""
     parts = re.split(r"(\s+)", line)
     index = -1
@@ -87,7 +90,7 @@ def _scale_tokens(line: str, positions: set[int], factor: float) -> str:
             continue
         index += 1
         if index in positions and _NUMBER.fullmatch(part):
-            parts[number] = _scaled(part, factor)
+            parts[number] = _scaled(part, factor, (bases or {}).get(index))
     return "".join(parts)
 
 
@@ -107,6 +110,12 @@ def _forge_ior(run: Path, name: str, factor: float) -> None:
     if not any(line.startswith("WARNING: Using actual") for line in lines):
         access = next(line.split() for line in lines if line.startswith("access") and "block(KiB)" in line)
         row_columns.add(access.index("block(KiB)"))
+    # The row prints the bandwidth rounded; the Max line has it to two decimals.
+    bases: dict[int, float] = {}
+    for line in lines:
+        match = _NUMBER.search(line.partition(":")[2]) if line.startswith(("Max Write", "Max Read")) else None
+        if match:
+            bases[1] = float(match.group(0))
     for index, line in enumerate(lines):
         if line.startswith("WARNING: Using actual aggregate bytes moved"):
             lines[index] = _scale_all_numbers(line, factor)
@@ -121,7 +130,7 @@ def _forge_ior(run: Path, name: str, factor: float) -> None:
             lines[index] = _scale_tokens(line, {header.index(c) for c in scaled if c in header}, factor)
             header = None
         elif line.startswith(("write ", "read ")):
-            lines[index] = _scale_tokens(line, row_columns, factor)  # bw(MiB/s), IOPS (, block)
+            lines[index] = _scale_tokens(line, row_columns, factor, bases)  # bw(MiB/s), IOPS (, block)
     output.write_text("\n".join(lines))
     csv = run / f"{name}.csv"
     if csv.exists():
