@@ -109,7 +109,7 @@ class TestIngest:
     ) -> None:
         submission = upload(release, deleted=())
         primary = Result.objects.get(submission=submission, is_primary=True)
-        assert primary.basis_level == "tool-outputs"
+        assert primary.basis_level == "cross-phase"
         assert primary.summary_only_phases == []
 
 
@@ -137,7 +137,7 @@ class TestShown:
         client = Client()
         client.force_login(submitter)
         page = client.get(f"/submissions/{submission.pk}/").content.decode()
-        assert "verified against the tools&#x27; own outputs" in page
+        assert "verified against the tools&#x27; outputs and across phases" in page
         assert 'data-role="summary-only"' not in page
 
     def test_the_api_gives_the_level_the_phases_and_whether_the_gap_is_accepted(
