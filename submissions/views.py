@@ -27,7 +27,7 @@ from submissions.selectors import (
     submission_system_description,
 )
 from submissions.services import DuplicateArchive, submission_create
-from submissions.system_schema.groups import system_description_shown
+from submissions.system.groups import system_description_shown
 
 
 def _add_service_errors(form: SubmissionUploadForm, exc: ValidationError) -> None:

@@ -13,11 +13,11 @@ from django.db import transaction
 
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
-from submissions.ingest.system_files import FoundSystemFile
 from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
-from submissions.system_checks import system_findings
-from submissions.system_schema.services import (
+from submissions.system.archive_files import FoundSystemFile
+from submissions.system.checks import system_findings
+from submissions.system.services import (
     declared_system,
     system_description_from_archive,
     system_description_from_run,

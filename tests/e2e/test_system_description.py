@@ -14,7 +14,7 @@ from submissions.models import Submission
 from tests.conftest import IO500_DATA, PASSWORD
 from tests.e2e.browser import open_page, screenshot
 from tests.submissions.archives import pack_folder
-from tests.submissions.system_schema.documents import VALID, as_bytes, with_unknown_fields
+from tests.submissions.system.documents import VALID, as_bytes, with_unknown_fields
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

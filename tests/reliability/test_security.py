@@ -21,7 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from submissions.accounts.tokens import api_token_issue, token_digest
 from submissions.models import ApiToken, Finding, StorageSystem, Submission
 from submissions.services import submission_create
-from submissions.system_description import TEXT_FIELDS
+from submissions.system.description import TEXT_FIELDS
 from tests.conftest import PASSWORD, REPO
 from tests.reliability.records import record
 from tests.submissions.helpers import SYSTEM, real_tarball

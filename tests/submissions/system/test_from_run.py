@@ -6,7 +6,7 @@ import pytest
 
 import scoring
 from scoring.model import Era, RunResult
-from submissions.system_schema.from_run import facts_from_run, filesystem_from_config
+from submissions.system.from_run import facts_from_run, filesystem_from_config
 from tests.conftest import IO500_DATA
 
 

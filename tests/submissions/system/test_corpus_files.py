@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from submissions.system_description import system_description_read
-from submissions.system_schema.files import decode_system_bytes, read_system_text
+from submissions.system.description import system_description_read
+from submissions.system.files import decode_system_bytes, read_system_text
 from tests.conftest import IO500_DATA
 
 SUBMISSIONS = Path(IO500_DATA) / "submissions"

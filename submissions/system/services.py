@@ -18,16 +18,16 @@ from django.db.models import CharField
 
 from scoring.model import Finding as ScoringFinding
 from scoring.model import RunResult, Severity
-from submissions.ingest.system_files import FoundSystemFile
 from submissions.models import Institution, StorageSystem, Submission, SystemDescription
-from submissions.system_checks import DeclaredSystem
-from submissions.system_description import (
+from submissions.system.archive_files import FoundSystemFile
+from submissions.system.checks import DeclaredSystem
+from submissions.system.description import (
     CleanSystem,
     system_description_clean,
     system_description_read,
 )
-from submissions.system_schema.files import SystemFileUnreadable, read_system_text
-from submissions.system_schema.from_run import facts_from_run
+from submissions.system.files import SystemFileUnreadable, read_system_text
+from submissions.system.from_run import facts_from_run
 
 ARCHIVE_ORIGIN = "archive file"
 RUN_ORIGIN = "the run's outputs"

@@ -17,7 +17,7 @@ from django.urls import reverse
 from submissions.models import Finding, Submission, SystemDescription
 from tests.conftest import IO500_DATA
 from tests.submissions.helpers import SYSTEM, real_tarball
-from tests.submissions.system_schema.documents import (
+from tests.submissions.system.documents import (
     REAL_2021_DOCUMENT,
     VALID,
     as_bytes,
