@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import csv
 import time
-from pathlib import Path
 from typing import Any
 
 from django.core.files.base import ContentFile
 
 from submissions.models import Submission
-from tests.conftest import IO500_DATA
 from tests.submissions.archives import pack_folder
+from tests.support.data import data_root, submission_folder
 
 SYSTEM = {
     "system_name": "Wolf",
@@ -25,14 +24,12 @@ SYSTEM = {
 
 def real_tarball(number: int) -> ContentFile[bytes]:
     """A real IO500 submission folder of the shared data, packed as .tgz on the fly."""
-    return ContentFile(
-        pack_folder(IO500_DATA / "submissions" / f"submission-{number}"), name=f"s{number}.tgz"
-    )
+    return ContentFile(pack_folder(submission_folder(number)), name=f"s{number}.tgz")
 
 
 def published_score(number: int) -> float:
     """The score io500.org published for that submission (lists/submissions.csv), an independent source."""
-    with open(Path(IO500_DATA) / "lists" / "submissions.csv", newline="") as f:
+    with open(data_root() / "lists" / "submissions.csv", newline="") as f:
         for row in csv.DictReader(f):
             if row["id"] == str(number):
                 return float(row["io500_score"])

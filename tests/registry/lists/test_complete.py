@@ -26,7 +26,7 @@ from tests.factories import (
     make_system_description,
     publish_list,
 )
-from tests.shared_data import io500_org_download_columns
+from tests.support.data import io500_org_download_columns
 
 
 def rows_of(snapshot: ListSnapshot) -> list[dict[str, Any]]:
