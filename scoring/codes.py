@@ -366,9 +366,15 @@ CODES: dict[str, Code] = {
         "The raw output of {phases} is not re-derived (the registry has no md-workbench reader).",
     ),
     "evidence-ranks-missing": Code(
-        INFO,
+        WARNING,
         "No per-rank CSV for {phases}; this version of the benchmark writes one per phase, so the "
-        "ranks could not be added up.",
+        "ranks could not be added up and the verdict rests on the tools' summaries alone there.",
+    ),
+    "evidence-ranks-empty": Code(
+        WARNING,
+        "{files} hold(s) no rank's row (the header only, or nothing readable): the application writes "
+        "one row per rank, so these files were cut down; the verdict rests on the tools' summaries "
+        "alone for {phases}.",
     ),
     "evidence-clock-missing": Code(
         INFO,

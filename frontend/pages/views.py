@@ -28,6 +28,7 @@ from registry.core.generations import LIST_CACHE_SECONDS, charts_generation
 from registry.core.public_cache import mark_public, mark_public_if_anonymous, seconds_until_next_day
 from registry.core.query_params import QueryValueError, free_text
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
+from submissions.evidence_basis import submission_basis
 from submissions.review.views import review_context
 from submissions.selectors import (
     submission_findings_ordered,
@@ -61,6 +62,7 @@ def _submission_page(request: HttpRequest, pk: int) -> HttpResponse:
         "system_shown": system_description_shown(system),
         "archive": submission_result_archive(submission=submission),
         "files": list(submission.archives.all()),
+        "basis": submission_basis(submission),
         **review_context(request.user, submission),
     }
     return render(request, "frontend/pages/submission.html", context)

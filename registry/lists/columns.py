@@ -90,11 +90,24 @@ IDENTITY_COLUMNS = (
     Column(
         "verdict",
         TEXT,
-        "The registry's verdict on the run: verified (re-verified from its raw files), invalid (its raw "
-        "files break a run rule, or io500.org marked it invalid), recorded (io500.org's published "
-        "values; raw files not public).",
+        "The registry's verdict on the run: verified (re-verified from its files; evidence_basis "
+        "says from which), invalid (its files break a run rule, or io500.org marked it invalid), "
+        "recorded (io500.org's published values; raw files not public).",
     ),
     Column("valid", BOOLEAN, "Whether the run is valid (io500.org's status for recorded runs)."),
+    Column(
+        "evidence_basis",
+        TEXT,
+        "What the verdict rests on, weakest first: summaries (some scored phase's value is backed by "
+        "the summary files alone; also io500.org's published values without raw files), tool-outputs, "
+        "per-rank, cross-phase. The registry's check of the files, not the IO500 Messaging Policy's "
+        '"verified".',
+    ),
+    Column(
+        "phases_without_raw_output",
+        TEXT,
+        "The scored phases whose value no raw output backs, separated by commas (empty: none).",
+    ),
     Column(
         "values_source",
         TEXT,

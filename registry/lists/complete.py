@@ -68,6 +68,7 @@ from registry.lists.rows import (
     list_rows_cached,
 )
 from registry.models import ListEntry, ListSnapshot
+from scoring.model import BasisLevel
 from submissions.models import Archive, PhaseResult, Result, Submission
 from submissions.selectors import public_submissions_q
 
@@ -83,6 +84,8 @@ COMPLETE_COLUMNS: tuple[Column, ...] = (
 RUN_COLUMN_NAMES = (
     "verdict",
     "valid",
+    "evidence_basis",
+    "phases_without_raw_output",
     "values_source",
     "raw_files_public",
     "io500_version",
@@ -156,7 +159,7 @@ def run_details(submission_ids: Iterable[int]) -> dict[int, RunDetails]:
     runs: dict[int, dict[str, Any]] = {
         row["submission_id"]: dict(row)
         for row in Result.objects.filter(submission_id__in=public, is_primary=True).values(
-            "submission_id", "version", "era", "mode", "timestamp"
+            "submission_id", "version", "era", "mode", "timestamp", "basis_level", "summary_only_phases"
         )
     }
     phases: dict[int, list[tuple[str, float | None, str, float | None]]] = {pk: [] for pk in public}
@@ -204,6 +207,10 @@ def run_columns(details: RunDetails | None) -> dict[str, Any]:
     columns: dict[str, Any] = {
         "verdict": sub.get("status"),
         "valid": sub.get("valid"),
+        # io500.org's values without raw files rest on nothing but the published summary.
+        "evidence_basis": run.get("basis_level")
+        or (BasisLevel.SUMMARIES.value if sub.get("status") == Submission.Status.RECORDED else None),
+        "phases_without_raw_output": ", ".join(run.get("summary_only_phases") or ()) or None,
         "values_source": "raw_files" if details.phases else "published_record",
         "raw_files_public": sub.get("raw_files_public"),
         "io500_version": run.get("version"),

@@ -715,8 +715,14 @@ def _summary_findings(run: RunResult, report: EvidenceReport, collected: _Collec
                 these=len(phases),
             )
         )
-    if collected.ranks_missing:
-        report.findings.append(finding("evidence-ranks-missing", phases=", ".join(collected.ranks_missing)))
+    present = set(run.files)
+    emptied = [name for name in collected.ranks_missing if f"{name}.csv" in present]
+    absent = [name for name in collected.ranks_missing if name not in emptied]
+    if absent:
+        report.findings.append(finding("evidence-ranks-missing", phases=", ".join(absent)))
+    if emptied:
+        files = ", ".join(f"{name}.csv" for name in emptied)
+        report.findings.append(finding("evidence-ranks-empty", files=files, phases=", ".join(emptied)))
     if collected.unsupported:
         report.findings.append(finding("evidence-raw-unsupported", phases=", ".join(collected.unsupported)))
     if not run.era.is_shell and run.result_ini:

@@ -1,4 +1,4 @@
-"""Clocks and the tools' own figures, on real runs of every C era edited one fact at a time.
+"""The evidence rules on real runs of every C era, edited one fact at a time as a forger would.
 
 Each run is a real result directory of the shared corpus; the edits are what a forger would make.
 """
@@ -183,3 +183,26 @@ def test_a_slow_timer_drift_on_a_long_phase_is_not_an_error(tmp_path: Path) -> N
     set_value(run, "ior-easy-write", "t_delta", f"{wall * 1.0024:.4f}")
     verification = only(verify(run))
     assert "evidence-runtime-mismatch" not in errors(verification)
+
+
+@pytest.mark.parametrize("era", ["c-isc21", "c-sc21", "c-isc25"])
+def test_a_per_rank_csv_cut_to_its_header_is_said_and_lowers_the_basis(era: str, tmp_path: Path) -> None:
+    run = copy_run(era, tmp_path)
+    csv = run / "ior-easy-write.csv"
+    csv.write_text(csv.read_text().split("\n", 1)[0] + "\n")
+    verification = only(verify(run))
+    empty = [f for f in verification.findings if f.code == "evidence-ranks-empty"]
+    assert [f.severity for f in empty] == [Severity.WARNING]
+    assert "ior-easy-write.csv" in empty[0].message
+    assert verification.basis.level is BasisLevel.TOOL_OUTPUTS
+
+
+@pytest.mark.parametrize("era", ["c-isc21", "c-sc21", "c-isc25"])
+def test_a_deleted_per_rank_csv_is_a_warning(era: str, tmp_path: Path) -> None:
+    run = copy_run(era, tmp_path)
+    (run / "mdtest-hard-write.csv").unlink()
+    verification = only(verify(run))
+    assert verification.valid, errors(verification)
+    missing = [f for f in verification.findings if f.code == "evidence-ranks-missing"]
+    assert [f.severity for f in missing] == [Severity.WARNING]
+    assert verification.basis.level is BasisLevel.TOOL_OUTPUTS
