@@ -9,6 +9,7 @@ from typing import Any
 from django.core.files.base import ContentFile
 
 from submissions.models import Submission
+from submissions.services import submission_create
 from tests.submissions.archives import pack_folder
 from tests.support.data import data_root, submission_folder
 
@@ -56,3 +57,21 @@ def counts(submission: Submission) -> dict[str, Any]:
         "phases": PhaseResult.objects.filter(result__submission=submission).count(),
         "findings": Finding.objects.filter(submission=submission).count(),
     }
+
+
+def upload_with_job_files(submitter: Any, capture_on_commit: Any) -> Submission:
+    """A real run (submission-585, 640 client nodes) uploaded through the service and verified, with
+    a job script whose name and content would be dangerous if served as a page."""
+    with capture_on_commit(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter,
+            archive=real_tarball(585),
+            original_name="narval.tgz",
+            system={**SYSTEM, "client_nodes": 640},
+            ten_node=True,
+            extra_files={
+                "job-script": ContentFile(b"#!/bin/bash\n<script>alert(1)</script>\n", name="job.html")
+            },
+        )
+    submission.refresh_from_db()
+    return submission
