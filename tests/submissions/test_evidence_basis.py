@@ -27,10 +27,10 @@ from submissions.evidence_basis import gap_covered, submission_basis
 from submissions.models import Finding, Result, ReviewEvent, ReviewState, Submission
 from submissions.review.services import submission_accept, submission_gap_accept
 from submissions.services import submission_create
-from tests.conftest import IO500_DATA
 from tests.submissions.archives import pack_folder
 from tests.submissions.helpers import SYSTEM
 from tests.submissions.review.helpers import open_release, storage
+from tests.support.data import submission_folder
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ GAP = ["ior-easy-write", "mdtest-hard-write"]
 
 def _tarball(tmp_path: Path, deleted: tuple[str, ...] = ()) -> ContentFile[bytes]:
     folder = tmp_path / f"submission-{COMPLETE_RUN}"
-    shutil.copytree(IO500_DATA / "submissions" / f"submission-{COMPLETE_RUN}", folder)
+    shutil.copytree(submission_folder(COMPLETE_RUN), folder)
     for name in deleted:
         (folder / name).unlink()
     return ContentFile(pack_folder(folder), name=f"s{COMPLETE_RUN}-{len(deleted)}.tgz")
@@ -345,7 +345,7 @@ class TestImportedHistory:
         self, tmp_path: Path, release: Release, django_capture_on_commit_callbacks: Any
     ) -> None:
         folder = tmp_path / "raw" / f"submission-{COMPLETE_RUN}"
-        shutil.copytree(IO500_DATA / "submissions" / f"submission-{COMPLETE_RUN}", folder)
+        shutil.copytree(submission_folder(COMPLETE_RUN), folder)
         for name in DELETED:
             (folder / name).unlink()
         raw = RawFolder(
