@@ -109,6 +109,20 @@ class TimelineBin:
 
 
 @dataclass(frozen=True)
+class EchoedOption:
+    """One option as the tool printed it back (readers/echo.py), under the tool's own parameter
+    name (IOR: transferSize, blockSize, segmentCount, filePerProc, reorderTasks, ...). A number is
+    the range its printed text allows (exact integers: low == high; switches: 0 or 1); a name such
+    as the api has no range, only its text."""
+
+    name: str
+    text: str  # as printed, for messages
+    source: str  # where it was printed: "Options", "Summary", "Summary of all tests", "mdtest"
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
 class RawOutput:
     """Facts read from a phase's raw IOR / mdtest / pfind output file."""
 
@@ -136,6 +150,7 @@ class RawOutput:
     script_time_s: float | None = None
     started: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time the tool printed when it began
     finished: str | None = None  # ... and when it ended
+    options: tuple[EchoedOption, ...] = ()  # what the tool echoed of the options it ran with
 
 
 @dataclass(frozen=True)

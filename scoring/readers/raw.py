@@ -13,6 +13,7 @@ import re
 from math import isfinite
 
 from scoring.model import RankRow, RawOutput, TimelineBin
+from scoring.readers.echo import ior_options, mdtest_options
 from scoring.readers.numbers import half_unit, to_float, to_int
 
 MIB = 1024 * 1024
@@ -150,6 +151,7 @@ def parse_ior(text: str, file: str) -> RawOutput:
         script_time_s=to_float(row[7]) if row else None,
         started=clock.get("Began"),
         finished=clock.get("Finished"),
+        options=ior_options(text, summary_header, summary_row, row),
     )
 
 
@@ -322,6 +324,7 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
         time_high=time_high,
         started=clock.get("started"),
         finished=clock.get("finished"),
+        options=mdtest_options(text, tasks),
     )
 
 
