@@ -160,13 +160,8 @@ CODES: dict[str, Code] = {
     "options-config-mismatch": Code(
         ERROR,
         "The {phase} command in {where} ran with {used}, but {source} sets {key} = {configured}; "
-        "the application builds the command from that setting, so command and configuration "
+        "the benchmark builds its commands from that setting, so command and configuration "
         "belong to different runs or one was edited.",
-    ),
-    "options-config-unscored": Code(
-        WARNING,
-        "The command of the unscored phase {phase} in {where} ran with {used}, but {source} sets "
-        "{key} = {configured}.",
     ),
     "options-cache-defeat-missing": Code(
         ERROR,

@@ -118,7 +118,7 @@ def _number(name: str, text: str) -> float | None:
         return None
 
 
-def _agrees(echo: EchoedOption, commanded: str) -> bool:
+def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
     if echo.low is None or echo.high is None:
         return echo.text.casefold() == commanded.split(" ", 1)[0].casefold()
     if echo.name in _SWITCH_NAMES:
@@ -181,7 +181,7 @@ def _ior_echo(phase: Phase) -> list[Finding]:
     commanded = {**IOR_DEFAULTS, **ior_parameters(raw.command)}
     for echo in raw.options:
         value = commanded.get(echo.name)
-        if value is not None and not _agrees(echo, value):
+        if value is not None and not echo_agrees(echo, value):
             return [_echo_finding(phase, "IOR", raw.file, echo.name, f"{echo.text} ({echo.source})", value)]
     # The block prints the task reordering whenever -C is given once (1,789 of 1,789 outputs of
     # both corpora; IOR 3.3 prints nothing for a doubled -C): a -C the block does not show was
@@ -312,7 +312,7 @@ def _config_mismatch(
     run: RunResult, phase: Phase, command: _Command, key: str, configured: str, used: str
 ) -> Finding:
     return finding(
-        _severity_code(phase, "options-config-mismatch", "options-config-unscored"),
+        "options-config-mismatch",
         phase=phase.name,
         where=command.where,
         source=config_source(run),
@@ -373,13 +373,12 @@ def _api_config(run: RunResult, phase: Phase, family: str) -> Finding | None:
 
 
 def config_rules(run: RunResult) -> list[Finding]:
-    """C application only: its config.ini is the source of the commands. The shell script's
-    variables are read back from the commands themselves (readers/shell_config.py), so comparing
-    them would compare the commands with themselves."""
-    if run.era.is_shell or not run.config:
+    if run.era.is_shell:
+        return _shell_config_rules(run)
+    if not run.config:
         return []
     findings: list[Finding] = []
-    for phase in (*run.phases.values(), *run.extra_phases.values()):
+    for phase in run.phases.values():  # the scored phases: no extended phase belongs to a family
         family = _family(phase.name)
         if family is None:
             continue
@@ -389,6 +388,95 @@ def config_rules(run: RunResult) -> list[Finding]:
         found = found or _api_config(run, phase, family)
         if found is not None:
             findings.append(found)
+    return findings
+
+
+# io500.sh's variables that go into the commands as a number, and the option they become. The
+# script prints its variables as it ran with them (the "io-500-summary" dump); the io500.sh file in
+# an archive may be a later edit, so only the dump is compared.
+SHELL_NUMBERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("io500_ior_hard_writes_per_proc", "-s", ("ior-hard-write", "ior-hard-read")),
+    (
+        "io500_mdtest_easy_files_per_proc",
+        "-n",
+        ("mdtest-easy-write", "mdtest-easy-stat", "mdtest-easy-delete"),
+    ),
+    (
+        "io500_mdtest_hard_files_per_proc",
+        "-n",
+        ("mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read", "mdtest-hard-delete"),
+    ),
+    ("io500_stonewall_timer", "-D", ("ior-easy-write", "ior-hard-write")),
+    ("io500_stonewall_timer", "-W", ("mdtest-easy-write", "mdtest-hard-write")),
+)
+SHELL_DUMP = "io-500-summary"
+
+
+def _shell_config_rules(run: RunResult) -> list[Finding]:
+    dump = run.config.get(SHELL_DUMP)
+    if not dump:
+        return []
+    source = "the variables io500.sh printed as it ran"
+    findings: list[Finding] = []
+    for variable, option, names in SHELL_NUMBERS:
+        configured = dump.get(variable, "").strip()
+        if not configured.isdigit():
+            continue  # unset, or an expression the dump did not expand
+        for name in names:
+            phase = run.phases.get(name)
+            if phase is None:
+                continue
+            for command in _commands(phase, _recorded_as(run)):
+                used = CommandLine.parse(command.text).value(option)
+                if used is not None and _as_float(used) != float(configured):
+                    findings.append(
+                        finding(
+                            "options-config-mismatch",
+                            phase=name,
+                            where=command.where,
+                            source=source,
+                            key=variable,
+                            configured=configured,
+                            used=f"{option} {used}",
+                        )
+                    )
+                    break
+    findings.extend(_shell_easy_params(run, dump.get("io500_ior_easy_params", ""), source))
+    return findings
+
+
+def _shell_easy_params(run: RunResult, easy: str, source: str) -> list[Finding]:
+    """io500_ior_easy_params goes into both ior-easy commands as written: its transfer size,
+    block size and file-per-process must be theirs."""
+    if not easy or "$" in easy:
+        return []
+    wanted = ior_parameters("ior " + easy)
+    findings: list[Finding] = []
+    for name in ("ior-easy-write", "ior-easy-read"):
+        phase = run.phases.get(name)
+        if phase is None:
+            continue
+        for command in _commands(phase, _recorded_as(run)):
+            given = ior_parameters(command.text)
+            differs = [
+                key
+                for key in ("transferSize", "blockSize", "filePerProc")
+                if key in wanted
+                and _number(key, wanted[key]) != _number(key, given.get(key, IOR_DEFAULTS[key]))
+            ]
+            if differs:
+                findings.append(
+                    finding(
+                        "options-config-mismatch",
+                        phase=name,
+                        where=command.where,
+                        source=source,
+                        key="io500_ior_easy_params",
+                        configured=easy,
+                        used=f"{_OPTION_OF[differs[0]]} {given.get(differs[0], 'not given')}",
+                    )
+                )
+                break
     return findings
 
 

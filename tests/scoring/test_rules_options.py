@@ -163,6 +163,16 @@ def test_a_task_reordering_added_to_the_commands_of_a_run_that_did_not_reorder_i
     assert ("options-echo-mismatch", "ior-easy-read") in errors
 
 
+def test_an_unscored_phase_whose_command_contradicts_its_echo_is_a_warning(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = _copy(submission, tmp_path, C_RUNS["c-isc25"])
+    assert _edit(run, ("-s=1000000", "-s=3000000"))
+    verification = _verify(run)
+    assert ("options-echo-unscored", Severity.WARNING, "ior-rnd4K-easy-read") in _options(verification)
+    assert verification.valid
+
+
 # --- the cache defeats -----------------------------------------------------------------------------
 @pytest.mark.parametrize("era", sorted(ALL_RUNS))
 def test_removing_the_task_reordering_from_ior_easy_is_an_error(
@@ -263,6 +273,37 @@ def test_a_backend_the_configuration_did_not_choose_is_caught(
     findings = [f for f in _verify(run).findings if f.code == "options-config-mismatch"]
     assert {f.phase for f in findings} >= {"ior-easy-write", "mdtest-hard-delete"}
     assert "-a POSIX" in findings[0].message and "[global] api = MPIIO" in findings[0].message
+
+
+def _edit_dump(run: Path, pattern: str, replace: Callable[[re.Match[str]], str]) -> None:
+    """Change a variable in the dump io500.sh printed as it ran (the io-500-summary log)."""
+    [log] = sorted(run.glob("io-500-summary*.txt"))
+    text = log.read_text()
+    edited = re.sub(pattern, replace, text, count=1, flags=re.MULTILINE)
+    assert edited != text
+    log.write_text(edited)
+
+
+@pytest.mark.parametrize("era", ["shell-2019", "shell-gib"])
+def test_a_script_dump_that_did_not_build_the_commands_is_caught(
+    era: str, submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = _copy(submission, tmp_path, SHELL_RUNS[era])
+    _edit_dump(run, r"^io500_mdtest_hard_files_per_proc=(\d+)", lambda m: f"{m.group(0)}0")
+    errors = _errors(_verify(run))
+    assert ("options-config-mismatch", "mdtest-hard-write") in errors
+    assert ("options-config-mismatch", "mdtest-hard-delete") in errors
+
+
+@pytest.mark.parametrize("era", ["shell-2019", "shell-gib"])
+def test_easy_parameters_the_commands_did_not_use_are_caught(
+    era: str, submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = _copy(submission, tmp_path, SHELL_RUNS[era])
+    _edit_dump(run, r"^(io500_ior_easy_params=.* -t )(\S+)", lambda m: f"{m.group(1)}64k")
+    findings = [f for f in _verify(run).findings if f.code == "options-config-mismatch"]
+    assert {f.phase for f in findings} == {"ior-easy-write", "ior-easy-read"}
+    assert "io500_ior_easy_params" in findings[0].message
 
 
 # --- the readers ---------------------------------------------------------------------------------
