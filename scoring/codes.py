@@ -165,8 +165,8 @@ CODES: dict[str, Code] = {
     ),
     "options-cache-defeat-missing": Code(
         ERROR,
-        "The {phase} command in {where} lacks {option} ({found}); the benchmark always passes it: "
-        "it {why}. Without it the result may come from a cache.",
+        "The {phase} command in {where} lacks {option} ({found}), which the benchmark always passes: "
+        "it {why}.",
     ),
     "options-cache-defeat-script": Code(
         WARNING,

@@ -119,11 +119,12 @@ def _number(name: str, text: str) -> float | None:
 
 
 def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
+    """Whether the value a command sets is one the echo allows (`commanded` as the command wrote it)."""
     if echo.low is None or echo.high is None:
         return echo.text.casefold() == commanded.split(" ", 1)[0].casefold()
     if echo.name in _SWITCH_NAMES:
-        # IOR 3.3+ counts a repeated switch (`-C ... -C` prints reord 2), IOR 3.0/3.1 sets it to 1
-        # and the Options block only says on or off: on or off is what is compared.
+        # IOR 3.3 counts a repeated switch (`-C ... -C` printed reord 2 in a real run) and the
+        # Options block only says on or off: on or off is what is compared.
         return (echo.low > 0) == (commanded != "0")
     value = _number(echo.name, commanded)
     if value is None:
@@ -484,16 +485,16 @@ def _shell_easy_params(run: RunResult, easy: str, source: str) -> list[Finding]:
 # io500 added mdtest -Y (sync after the create phase) on 2020-05-28; every tagged C release has it.
 MDTEST_SYNC_SINCE = dt.date(2020, 5, 28)
 IOR_DEFEATS: tuple[tuple[str, str | None, str], ...] = (
-    ("-C", None, "reorders the tasks so that another node reads the data back"),
-    ("-Q", "1", "shifts the reading tasks by one node"),
-    ("-e", None, "fsyncs the file when it is closed"),
-    ("-g", None, "puts barriers around open, transfer and close, so every rank is timed"),
+    ("-C", None, "reorders the tasks so that another node reads the data back, not the writer's cache"),
+    ("-Q", "1", "shifts the reading tasks by one node, away from the cache of the writing one"),
+    ("-e", None, "fsyncs the file when it is closed, so the time includes the flush to storage"),
+    ("-g", None, "puts barriers around open, transfer and close, so the slowest rank is timed"),
 )
 MDTEST_DEFEATS: tuple[tuple[str, str | None, str], ...] = (
-    ("-N", "1", "makes a rank on another node stat, read and delete the files"),
-    ("-F", None, "creates files only, so directories are not counted as items"),
+    ("-N", "1", "makes a rank on another node stat, read and delete the files, not their cached creator"),
+    ("-F", None, "creates files only, so no directories are counted as items"),
 )
-MDTEST_SYNC = ("-Y", None, "syncs after creating, so the create phase includes the flush")
+MDTEST_SYNC = ("-Y", None, "syncs after creating, so the create time includes the flush to storage")
 
 
 def _missing(cmd: CommandLine, option: str, value: str | None) -> str | None:
@@ -544,17 +545,19 @@ def defeat_rules(run: RunResult) -> list[Finding]:
         for command in _commands(phase, _recorded_as(run)):
             cmd = CommandLine.parse(command.text)
             missing = [
-                (option, gap, why) for option, value, why in defeats if (gap := _missing(cmd, option, value))
+                (option, value, gap, why)
+                for option, value, why in defeats
+                if (gap := _missing(cmd, option, value))
             ]
             if missing:
-                for option, gap, why in missing:
+                for option, value, gap, why in missing:
                     findings.append(
                         finding(
                             _defeat_severity(run, option),
                             phase=phase.name,
                             where=command.where,
                             found=gap,
-                            option=option if option not in ("-Q", "-N") else f"{option} 1",
+                            option=option if value is None else f"{option} {value}",
                             why=why,
                         )
                     )
