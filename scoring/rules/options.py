@@ -417,7 +417,7 @@ def _shell_config_rules(run: RunResult) -> list[Finding]:
     dump = run.config.get(SHELL_DUMP)
     if not dump:
         return []
-    source = "the variables io500.sh printed as it ran"
+    source = "the printout of its variables io500.sh made as it ran"
     findings: list[Finding] = []
     for variable, option, names in SHELL_NUMBERS:
         configured = dump.get(variable, "").strip()
