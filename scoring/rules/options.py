@@ -9,8 +9,9 @@ and the command the tool printed itself (IOR's `Command line`, mdtest's `Command
    shift and file count, are what the tool actually ran with. A command line that says otherwise
    was edited after the run (`options-echo-mismatch`).
 2. The C application builds every command from config.ini (transferSize, blockSize, filePerProc,
-   segmentCount, n, API ...). A command that disagrees with the configuration beside it belongs
-   to another run or was edited (`options-config-mismatch`).
+   segmentCount, n, API ...), io500.sh from the variables it prints as it runs. A command that
+   disagrees with the configuration beside it belongs to another run or was edited
+   (`options-config-mismatch`).
 3. The cache defeats of every IOR phase (-C -Q 1: read back by a rank on another node; -e: fsync
    at close; -g: barriers around open/close) and of every mdtest phase (-N 1: stat, read and
    delete by a rank on another node; -F: files only; -Y: sync after creating, C application from
