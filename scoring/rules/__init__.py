@@ -16,6 +16,7 @@ from scoring.rules.hints import hint_rules
 from scoring.rules.markers import marker_rules
 from scoring.rules.options import options_rules
 from scoring.rules.params import param_rules
+from scoring.rules.physics import physics_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
 
@@ -26,6 +27,7 @@ RULES: tuple[Rule, ...] = (
     marker_rules,
     hash_rules,
     evidence_rules,
+    physics_rules,
     param_rules,
     options_rules,
     find_rules,
