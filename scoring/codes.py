@@ -146,6 +146,34 @@ CODES: dict[str, Code] = {
         WARNING,
         "The benchmark version '{version}' is not an IO500 release tag (io500-...).",
     ),
+    # --- options as run (rules/options.py) ---
+    "options-echo-mismatch": Code(
+        ERROR,
+        "{tool} printed in {file} that {phase} ran with {name} = {echoed}, but its command line "
+        "says {commanded}: the command line was changed after the run.",
+    ),
+    "options-echo-unscored": Code(
+        WARNING,
+        "{tool} printed in {file} that the unscored phase {phase} ran with {name} = {echoed}, but "
+        "its command line says {commanded}.",
+    ),
+    "options-config-mismatch": Code(
+        ERROR,
+        "The {phase} command in {where} ran with {used}, but {source} sets {key} = {configured}; "
+        "the benchmark builds its commands from that setting, so command and configuration "
+        "belong to different runs or one was edited.",
+    ),
+    "options-cache-defeat-missing": Code(
+        ERROR,
+        "The {phase} command in {where} lacks {option} ({found}), which the benchmark always passes: "
+        "it {why}.",
+    ),
+    "options-cache-defeat-script": Code(
+        WARNING,
+        "The {phase} command in {where} lacks {option} ({found}), which the io500.sh of that time "
+        "passed: it {why}. An older or edited script ran; the committee should check the result "
+        "was not served from a cache.",
+    ),
     # --- find (rules/find.py) ---
     "find-nothing-found": Code(
         ERROR,

@@ -14,6 +14,7 @@ from scoring.rules.find import find_rules
 from scoring.rules.hashes import hash_rules
 from scoring.rules.hints import hint_rules
 from scoring.rules.markers import marker_rules
+from scoring.rules.options import options_rules
 from scoring.rules.params import param_rules
 from scoring.rules.physics import physics_rules
 from scoring.rules.score import score_rules
@@ -28,6 +29,7 @@ RULES: tuple[Rule, ...] = (
     evidence_rules,
     physics_rules,
     param_rules,
+    options_rules,
     find_rules,
     hint_rules,
 )
