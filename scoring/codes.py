@@ -353,6 +353,13 @@ CODES: dict[str, Code] = {
         "{agree} of {total} phase values re-derived from the tools' own output agree with the "
         "summary{extra}.",
     ),
+    # --- which run of an archive is listed (primary.py) ---
+    "primary-run-chosen": Code(
+        WARNING,
+        "The archive holds {count} runs. The registry lists {primary}, {why}; runs are never chosen "
+        "by score. Not listed: {others}. The committee should confirm that the listed run is the one "
+        "submitted.",
+    ),
     # --- hints for reviewers (rules/hints.py) ---
     "read-after-write-cached": Code(
         WARNING,
