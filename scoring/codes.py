@@ -353,6 +353,66 @@ CODES: dict[str, Code] = {
         "{agree} of {total} phase values re-derived from the tools' own output agree with the "
         "summary{extra}.",
     ),
+    # --- structure a submitter cannot use (rules/structure.py) ---
+    "result-section-duplicate": Code(
+        ERROR,
+        "result.txt holds the section [{section}] {count} times. The IO500 application writes each "
+        "section once; readers take some values from the first copy and the hash from the last, so a "
+        "copy can pair an edited value with a verified hash.",
+    ),
+    "result-key-duplicate": Code(
+        ERROR,
+        "The section [{section}] of result.txt sets '{key}' {count} times. The IO500 application writes "
+        "each key once; a second copy can pair an edited value with a verified hash.",
+    ),
+    "result-section-order": Code(
+        ERROR,
+        "result.txt has [{section}] after [{previous}]; the IO500 application writes its sections in "
+        "the order it runs the phases, so sections were moved or added after the run.",
+    ),
+    "result-mode-contradicted": Code(
+        ERROR,
+        "result.txt says mode = {mode}, but {evidence}: the header was edited after the run (the mode "
+        "decides which phases and checks apply).",
+    ),
+    "result-clock-unparsable": Code(
+        ERROR,
+        "{key} of [{phase}] in result.txt is '{value}', not {expected} as the IO500 application writes "
+        "it; an unreadable clock would switch the clock checks off, so it was edited.",
+    ),
+    "result-clock-partial": Code(
+        ERROR,
+        "[{phase}] of result.txt lacks {missing}: the IO500 application writes t_start, t_delta and "
+        "t_end into every phase (or, at verbosity 0, into none), so clocks were removed after the run.",
+    ),
+    "result-clock-absent": Code(
+        WARNING,
+        "result.txt records no t_start / t_delta / t_end, although config.ini sets [global] verbosity = "
+        "{verbosity}, at which the IO500 application writes them; unless the run overrode the verbosity "
+        "on its command line (-v=0), they were removed, and the raw outputs' clocks cannot be checked.",
+    ),
+    "invalid-line-missing": Code(
+        ERROR,
+        "{evidence}; the IO500 application then writes '; ERROR INVALID {line}' into {where} of "
+        "result.txt, and that line is missing: the benchmark's own invalid verdict was removed after "
+        "the run.",
+    ),
+    "scc-contradicted": Code(
+        ERROR,
+        "config.ini says scc = {claimed}, but {evidence}: the run was made in Student Cluster "
+        "Competition mode (minimum write time 30 s), and config.ini was changed after the run.",
+    ),
+    "version-contradicted": Code(
+        ERROR,
+        "The run claims the release {version}, but {evidence}, which the IO500 application writes from "
+        "{since} on and ever after: the version string was changed after the run (its hash recomputed).",
+    ),
+    "version-ahead-of-tag": Code(
+        WARNING,
+        "The run claims the release {version}, but {evidence}, which the IO500 application writes only "
+        "from {since} on: it is a build of later commits labelled {version} (a development build, or "
+        "its version string was edited); the committee must accept it like a development build.",
+    ),
     # --- which run of an archive is listed (primary.py) ---
     "primary-run-chosen": Code(
         WARNING,

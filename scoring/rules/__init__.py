@@ -17,6 +17,7 @@ from scoring.rules.markers import marker_rules
 from scoring.rules.params import param_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
+from scoring.rules.structure import structure_rules
 
 Rule = Callable[[RunResult], list[Finding]]
 
@@ -24,6 +25,7 @@ RULES: tuple[Rule, ...] = (
     stonewall_rules,
     marker_rules,
     hash_rules,
+    structure_rules,
     evidence_rules,
     param_rules,
     find_rules,
