@@ -393,9 +393,8 @@ CODES: dict[str, Code] = {
     ),
     "invalid-line-missing": Code(
         ERROR,
-        "{evidence}; the IO500 application then writes '; ERROR INVALID {line}' into {where} of "
-        "result.txt, and that line is missing: the benchmark's own invalid verdict was removed after "
-        "the run.",
+        "{evidence}; the IO500 application then writes '; ERROR INVALID {line}' into {where}, and "
+        "that line is missing: the benchmark's own invalid verdict was removed after the run.",
     ),
     "scc-contradicted": Code(
         ERROR,
@@ -404,14 +403,14 @@ CODES: dict[str, Code] = {
     ),
     "version-contradicted": Code(
         ERROR,
-        "The run claims the release {version}, but {evidence}, which the IO500 application writes from "
-        "{since} on and ever after: the version string was changed after the run (its hash recomputed).",
+        "The run claims the release {version}, but its outputs contradict it: {evidence}. The version "
+        "string was changed after the run (its hash recomputed); the outputs show what was built.",
     ),
     "version-ahead-of-tag": Code(
         WARNING,
-        "The run claims the release {version}, but {evidence}, which the IO500 application writes only "
-        "from {since} on: it is a build of later commits labelled {version} (a development build, or "
-        "its version string was edited); the committee must accept it like a development build.",
+        "The run claims the release {version}, but {evidence}: it is a build of later commits labelled "
+        "{version} (a development build, or its version string was edited); the committee must accept "
+        "it like a development build.",
     ),
     # --- which run of an archive is listed (primary.py) ---
     "primary-run-chosen": Code(

@@ -378,7 +378,7 @@ def _expected_lines(run: RunResult) -> list[_Expected]:
     if _hash_says_invalid(run):
         expected.append(
             _Expected(
-                "",
+                "*",
                 "(with the reason it found)",
                 "",
                 "the score hash verifies only with 'valid = NO' mixed in (the application recorded the run "
@@ -416,11 +416,16 @@ def _invalid_lines(run: RunResult) -> list[Finding]:
         if scc_shown:
             findings.append(finding("scc-contradicted", claimed=_scc_text(run), evidence=scc_shown))
             continue
-        where = f"[{expected.where}]" if expected.where else "its header"
+        if expected.where == "*":
+            where = "result.txt"
+        elif expected.where:
+            where = f"the [{expected.where}] section of result.txt"
+        else:
+            where = "the header of result.txt"
         findings.append(
             finding(
                 "invalid-line-missing",
-                phase=expected.where or None,
+                phase=expected.where if expected.where not in ("", "*") else None,
                 evidence=expected.evidence,
                 line=expected.line,
                 where=where,
@@ -609,7 +614,8 @@ def _version(run: RunResult) -> list[Finding]:
     if match is None or match["ahead"] or match["dirty"] or text not in _GROUP_OF:
         return []
     claimed = _GROUP_OF[text]
-    findings = []
+    contradicted: list[str] = []
+    ahead: list[str] = []
     for feature in FEATURES:
         shown = feature.observe(run)
         if shown is None:
@@ -619,20 +625,25 @@ def _version(run: RunResult) -> list[Finding]:
             # A build of commits made after the tag but before the next release (the maintainers'
             # own runs) can show a feature of the next release under the old tag: a warning, as a
             # development build is. Two or more releases apart, the claim is wrong.
-            code = "version-ahead-of-tag" if claimed == since - 1 else "version-contradicted"
-            findings.append(
-                finding(code, version=text, evidence=f"the outputs show {feature.what}", since=feature.since)
-            )
+            if claimed == since - 1:
+                ahead.append(f"its outputs show {feature.what}, which releases before {feature.since} lack")
+            else:
+                contradicted.append(f"they show {feature.what}, which releases before {feature.since} lack")
         elif not shown and claimed >= since:
-            findings.append(
-                finding(
-                    "version-contradicted",
-                    version=text,
-                    evidence=f"the outputs lack {feature.what}",
-                    since=feature.since,
-                )
+            contradicted.append(
+                f"they lack {feature.what}, which every release from {feature.since} on writes"
             )
-    return findings
+    if contradicted:
+        return [finding("version-contradicted", version=text, evidence="; ".join(contradicted))]
+    if ahead:
+        return [
+            finding(
+                "version-ahead-of-tag",
+                version=text,
+                evidence="; ".join(ahead),
+            )
+        ]
+    return []
 
 
 def structure_rules(run: RunResult) -> list[Finding]:
