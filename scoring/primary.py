@@ -76,9 +76,12 @@ def _key(verification: Verification) -> tuple[bool, int, bool, int, str, str]:
     return (have.complete, have.phases, have.files, have.raw, run.timestamp or "", run.path)
 
 
-def _describe(run: RunResult) -> str:
+def _describe(run: RunResult, listed: RunResult | None = None) -> str:
     have = completeness(run)
     text = f"'{run.path}'" + (f" of {run.timestamp}" if run.timestamp else "")
+    if listed is not None and run.timestamp and run.timestamp == listed.timestamp:
+        # Two runs never start in the same second: one folder is a copy of the other, edited or not.
+        text += " (the same run timestamp as the listed run: a copy of it)"
     if have.complete:
         return text
     total = len(SCORED_PHASES)
@@ -100,7 +103,7 @@ def choose_primary(verifications: Sequence[Verification]) -> PrimaryChoice:
     if len(order) == 1:
         return PrimaryChoice(order=order, findings=())
     primary = verifications[order[0]].result
-    others = [_describe(verifications[i].result) for i in order[1:]]
+    others = [_describe(verifications[i].result, primary) for i in order[1:]]
     shown = "; ".join(others[:SHOWN_OTHERS])
     if len(others) > SHOWN_OTHERS:
         shown += f"; and {len(others) - SHOWN_OTHERS} more"
