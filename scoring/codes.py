@@ -391,6 +391,11 @@ CODES: dict[str, Code] = {
         "{verbosity}, at which the IO500 application writes them; unless the run overrode the verbosity "
         "on its command line (-v=0), they were removed, and the raw outputs' clocks cannot be checked.",
     ),
+    "raw-clock-unreadable": Code(
+        ERROR,
+        "{raw_file} holds no readable {what} ({line} line), which {tool} prints in every version: the "
+        "clock was removed or edited after the run, and the phase's clocks cannot be checked.",
+    ),
     "invalid-line-missing": Code(
         ERROR,
         "{evidence}; the IO500 application then writes '; ERROR INVALID {line}' into {where}, and "

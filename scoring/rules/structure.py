@@ -143,32 +143,61 @@ def _order(run: RunResult) -> list[Finding]:
 
 # --- mode -----------------------------------------------------------------------------------------
 def _mode(run: RunResult) -> list[Finding]:
-    claimed = result_header(run).get("mode")
+    """The mode of result.txt's header and of result_summary.txt's version line (run.mode, which
+    prefers the summary) must agree with each other and with the phases the run holds."""
+    header = result_header(run).get("mode")
+    claimed = header or run.mode
     if claimed is None:
         return []
     sections = [name for name, _ in run.result_ini]
     optional = [name for name in sections if name in OPTIONAL_PHASES]
     scorex = "SCOREX" in sections
     evidence: str | None = None
-    if claimed not in ("standard", "extended"):
+    if header is not None and run.mode is not None and run.mode != header:
+        evidence = f"result_summary.txt says ({run.mode})"
+    elif claimed not in ("standard", "extended"):
         evidence = "the application writes only 'standard' or 'extended'"
     elif claimed == "extended" and not (optional and scorex):
+        lacks = (
+            "neither" if not optional and not scorex else "no [SCOREX]" if optional else "no optional phase"
+        )
         evidence = (
-            "an extended run has every optional phase and an [SCOREX] section; this result.txt has "
-            + (
-                "neither"
-                if not optional and not scorex
-                else ("no [SCOREX]" if optional else "no optional phase")
-            )
+            f"an extended run has every optional phase and an [SCOREX] section; this result.txt has {lacks}"
         )
     elif claimed == "standard" and (optional or scorex):
-        shown = ", ".join(optional[:3]) + (" and [SCOREX]" if scorex else "")
-        evidence = f"it holds {shown.lstrip(', ')}, which only extended mode runs"
-    elif run.mode is not None and run.mode != claimed:
-        evidence = f"result_summary.txt says ({run.mode})"
+        shown = ", ".join([*optional[:3], *(["[SCOREX]"] if scorex else [])])
+        evidence = f"it holds {shown}, which only extended mode writes"
     if evidence is None:
         return []
     return [finding("result-mode-contradicted", mode=claimed, evidence=evidence)]
+
+
+def _raw_clocks(run: RunResult) -> list[Finding]:
+    """IOR prints `Began :` and mdtest `-- started at ... --` (and `-- finished at`) in every version:
+    none of the 8,000 raw outputs of both corpora lacks them. A readable output without them had its
+    clock removed or garbled, which would switch the clock checks of its phase off. (IOR's
+    `Finished` line is missing from every IOR output the C application wrote from sc20 on.)"""
+    findings = []
+    for phase in (*run.phases.values(), *run.extra_phases.values()):
+        raw = phase.raw
+        if raw is None or raw.tool not in ("ior", "mdtest") or raw.value is None:
+            continue
+        missing = [] if raw.started else ["its start"]
+        if raw.tool == "mdtest" and not raw.finished:
+            missing.append("its end")
+        if missing:
+            line = "'Began :'" if raw.tool == "ior" else "'-- started at' / '-- finished at'"
+            findings.append(
+                finding(
+                    "raw-clock-unreadable",
+                    phase=phase.name,
+                    raw_file=raw.file,
+                    tool=raw.tool,
+                    what=" and ".join(missing),
+                    line=line,
+                )
+            )
+    return findings
 
 
 # --- clocks ---------------------------------------------------------------------------------------
@@ -648,8 +677,9 @@ def _version(run: RunResult) -> list[Finding]:
 
 def structure_rules(run: RunResult) -> list[Finding]:
     if run.era.is_shell or not run.result_ini:
-        return []
+        return _raw_clocks(run)
     return [
+        *_raw_clocks(run),
         *_duplicates(run),
         *_order(run),
         *_mode(run),

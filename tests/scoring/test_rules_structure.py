@@ -49,6 +49,7 @@ STRUCTURE_CODES = {
     "scc-contradicted",
     "version-contradicted",
     "version-ahead-of-tag",
+    "raw-clock-unreadable",
 }
 
 
@@ -305,3 +306,57 @@ def test_a_version_claim_the_outputs_contradict_is_caught(
     assert "version-dev-build" not in _codes(after)
     assert code in _codes(after)
     assert code not in _codes(before)
+
+
+def test_a_summary_mode_the_header_lacks_is_judged_by_the_phases(run_copy: MakeRun) -> None:
+    """The summary's "(extended)" alone would switch the clock-order check off."""
+    run = run_copy(HONEST_RUNS["c-isc21"])
+    write(run, re.sub(r"^mode\s*=.*\n", "", text(run), count=1, flags=re.M))
+    write(run, text(run, SUMMARY).replace("(standard)", "(extended)", 1), SUMMARY)
+    verification = _only(run)
+    assert verification.result.mode == "extended"
+    assert "result-mode-contradicted" in _errors(verification)
+
+
+# --- the tools' own clocks ------------------------------------------------------------------------
+SHELL_RUN = (12, ".")  # io500.sh, 2020: ior_easy_write.txt ...
+
+
+@pytest.mark.parametrize(
+    ("which", "raw_file", "clock_line", "phase"),
+    [
+        (HONEST_RUNS["c-isc20"], "ior-hard-write.txt", r"^Began\s*:.*\n", "ior-hard-write"),
+        (HONEST_RUNS["c-sc21"], "ior-easy-read.txt", r"^Began\s*:.*\n", "ior-easy-read"),
+        (HONEST_RUNS["c-isc25"], "mdtest-hard-stat.txt", r"^-- finished at .*\n", "mdtest-hard-stat"),
+        (HONEST_RUNS["c-sc20"], "mdtest-easy-write.txt", r"^-- started at .*\n", "mdtest-easy-write"),
+        (SHELL_RUN, "ior_easy_write.txt", r"^Began\s*:.*\n", "ior-easy-write"),
+    ],
+)
+def test_a_tool_clock_removed_from_its_output_is_caught(
+    which: tuple[int, str], raw_file: str, clock_line: str, phase: str, run_copy: MakeRun
+) -> None:
+    run = run_copy(which)
+    content = text(run, raw_file)
+    edited, count = re.subn(clock_line, "", content, count=1, flags=re.M)
+    assert count == 1
+    write(run, edited, raw_file)
+    verification = _only(run)
+    assert [f.phase for f in verification.findings if f.code == "raw-clock-unreadable"] == [phase]
+    assert not verification.valid
+
+
+def test_a_garbled_tool_clock_is_caught(run_copy: MakeRun) -> None:
+    run = run_copy(HONEST_RUNS["c-sc21"])
+    content = text(run, "mdtest-easy-stat.txt")
+    write(
+        run,
+        re.sub(r"^-- started at \S+", "-- started at 99/99/2023", content, count=1, flags=re.M),
+        "mdtest-easy-stat.txt",
+    )
+    assert "raw-clock-unreadable" in _errors(_only(run))
+
+
+def test_the_untouched_shell_run_has_readable_tool_clocks(run_copy: MakeRun) -> None:
+    verification = _only(run_copy(SHELL_RUN))
+    assert verification.valid
+    assert "raw-clock-unreadable" not in _codes(verification)
