@@ -468,17 +468,26 @@ def _scc_text(run: RunResult) -> str:
 
 
 def _scc_shown_by(run: RunResult, expected: _Expected) -> str | None:
-    """A missing stonewall-time line on a 30-s stonewall is what SCC mode leaves, not an edit."""
-    if expected.marker != "stonewall-time" or run.era not in SCC_ERAS or _scc_claimed(run):
+    """A 30-s stonewall without the application's stonewall-time complaint, and write phases
+    between 30 and 300 s without its minimum-runtime complaint, are what SCC mode leaves behind:
+    the application applied a 30-s minimum, whatever config.ini says now."""
+    if expected.marker not in ("stonewall-time", "minimum runtime") or run.era not in SCC_ERAS:
+        return None
+    if _scc_claimed(run):
         return None
     walls = _stonewalls(run)
-    if walls and all(value == SCC_MINWRITE for _, value in walls):
+    if not walls or any(value != SCC_MINWRITE for _, value in walls):
+        return None
+    if expected.marker == "stonewall-time":
         return (
             "every write phase ran with a 30-s stonewall and result.txt has no '; ERROR INVALID "
             "stonewall-time' line, which the application writes for any stonewall other than 300 s "
             "unless SCC mode lowers the minimum to 30 s"
         )
-    return None
+    return (
+        f"{expected.evidence} and result.txt has no '; ERROR INVALID {expected.line}' line, which the "
+        "application writes for such a phase unless SCC mode lowers the minimum to 30 s"
+    )
 
 
 def _scc_comments(run: RunResult) -> list[Finding]:
@@ -675,16 +684,24 @@ def _version(run: RunResult) -> list[Finding]:
     return []
 
 
+def _first_scc(findings: list[Finding]) -> list[Finding]:
+    """SCC mode shows in several places; one finding says it."""
+    scc = [f for f in findings if f.code == "scc-contradicted"]
+    return [f for f in findings if f.code != "scc-contradicted" or f is scc[0]]
+
+
 def structure_rules(run: RunResult) -> list[Finding]:
     if run.era.is_shell or not run.result_ini:
         return _raw_clocks(run)
-    return [
-        *_raw_clocks(run),
-        *_duplicates(run),
-        *_order(run),
-        *_mode(run),
-        *_clocks(run),
-        *_invalid_lines(run),
-        *_scc_comments(run),
-        *_version(run),
-    ]
+    return _first_scc(
+        [
+            *_raw_clocks(run),
+            *_duplicates(run),
+            *_order(run),
+            *_mode(run),
+            *_clocks(run),
+            *_invalid_lines(run),
+            *_scc_comments(run),
+            *_version(run),
+        ]
+    )

@@ -360,3 +360,17 @@ def test_the_untouched_shell_run_has_readable_tool_clocks(run_copy: MakeRun) -> 
     verification = _only(run_copy(SHELL_RUN))
     assert verification.valid
     assert "raw-clock-unreadable" not in _codes(verification)
+
+
+def test_a_30_s_scc_run_relabelled_scc_false_is_one_finding(run_copy: MakeRun) -> None:
+    """Short write phases of a 30-s stonewall show the 30-s minimum as well; one finding says SCC."""
+    run = run_copy(HONEST_RUNS["c-isc25"])
+    content = re.sub(r"-D 300\b", "-D 30", text(run))
+    content = re.sub(r"-W 300\b", "-W 30", content)
+    content = set_key(content, "ior-easy-write", "t_delta", "45.0000")
+    write(run, content)
+    set_config(run, "debug", "stonewall-time", "30")
+    rehash_config(run)
+    verification = _only(run)
+    assert [f.code for f in verification.findings].count("scc-contradicted") == 1
+    assert not [f for f in verification.findings if f.code == "invalid-line-missing"]
