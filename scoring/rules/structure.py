@@ -431,12 +431,24 @@ def _hash_says_invalid(run: RunResult) -> bool:
     return verdict == "invalid"
 
 
+def _comments_in(run: RunResult, where: str) -> list[str]:
+    """The application writes a validate() complaint into the header, a phase's complaint into that
+    phase's section (the section header is printed before the phase runs); "*": anywhere."""
+    if where == "*":
+        comments = _error_comments(run)
+    elif where == "":
+        comments = list(run.header_errors)
+    else:
+        phase = run.phases.get(where) or run.extra_phases.get(where)
+        comments = list(phase.errors) if phase is not None else []
+    return [comment for comment in comments if "INVALID" in comment.upper()]
+
+
 def _invalid_lines(run: RunResult) -> list[Finding]:
-    comments = [comment for comment in _error_comments(run) if "INVALID" in comment.upper()]
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     for expected in _expected_lines(run):
-        if any(expected.marker in comment for comment in comments):
+        if any(expected.marker in comment for comment in _comments_in(run, expected.where)):
             continue
         if (expected.where, expected.marker) in seen:
             continue

@@ -374,3 +374,17 @@ def test_a_30_s_scc_run_relabelled_scc_false_is_one_finding(run_copy: MakeRun) -
     verification = _only(run)
     assert [f.code for f in verification.findings].count("scc-contradicted") == 1
     assert not [f for f in verification.findings if f.code == "invalid-line-missing"]
+
+
+def test_a_line_removed_from_one_phase_is_not_excused_by_the_same_line_in_another(run_copy: MakeRun) -> None:
+    """Each phase's complaint sits in its own section; two short write phases, one line left."""
+    run = run_copy(HONEST_RUNS["c-sc21"])
+    content = set_key(text(run), "mdtest-easy-write", "t_delta", "250.0000")
+    content = set_key(content, "mdtest-hard-write", "t_delta", "250.0000")
+    easy = section_text(content, "mdtest-easy-write")
+    line = "; ERROR INVALID Runtime of phase (250.000000) is below stonewall time. This shouldn't happen!\n"
+    content = content.replace(easy, easy.rstrip("\n") + "\n" + line + "\n", 1)
+    write(run, content)
+    missing = [f.phase for f in _only(run).findings if f.code == "invalid-line-missing"]
+    assert "mdtest-hard-write" in missing
+    assert "mdtest-easy-write" not in missing
