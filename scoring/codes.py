@@ -417,6 +417,12 @@ CODES: dict[str, Code] = {
         "{version} (a development build, or its version string was edited); the committee must accept "
         "it like a development build.",
     ),
+    "version-tool-mismatch": Code(
+        WARNING,
+        "The run claims the release {version}, whose prepare.sh builds IOR and mdtest {expected}, but "
+        "the outputs print {printed}: the benchmark was built with other tools than its release pins, "
+        "or its version string was edited; the committee should ask which.",
+    ),
     # --- which run of an archive is listed (primary.py) ---
     "primary-run-chosen": Code(
         WARNING,

@@ -657,6 +657,31 @@ FEATURES: tuple[Feature, ...] = (
 )
 
 
+# The IOR each release's prepare.sh pins (hpc/ior's META at that commit); mdtest comes from the same
+# tree. (first release, the major.minor it prints): 3.3.0+dev for isc20, 3.4.0+dev from sc20_v1
+# (sc23_v1 and isc24_v1 name the isc23 commit), 4.1.0+dev from isc24_v2.
+TOOL_SERIES: tuple[tuple[str, str], ...] = (
+    ("io500-isc20_v1", "3.3"),
+    ("io500-sc20_v1", "3.4"),
+    ("io500-isc24_v2", "4.1"),
+)
+
+
+def _tool_mismatch(run: RunResult, text: str, claimed: int) -> list[Finding]:
+    """A site may edit prepare.sh (outside src/, so the version string does not say so) to build
+    another IOR: a warning, not an error."""
+    expected = [series for since, series in TOOL_SERIES if _GROUP_OF[since] <= claimed][-1]
+    printed = {
+        tool: version
+        for tool, version in sorted(run.tool_versions.items())
+        if ".".join(version.split(".")[:2]) != expected
+    }
+    if not printed:
+        return []
+    shown = ", ".join(f"{tool}-{version}" for tool, version in printed.items())
+    return [finding("version-tool-mismatch", version=text, printed=shown, expected=f"{expected}.0+dev")]
+
+
 def _version(run: RunResult) -> list[Finding]:
     """Exact release tags only: a development or modified build may carry anything, and says so."""
     text = (run.version or "").strip()
@@ -664,6 +689,7 @@ def _version(run: RunResult) -> list[Finding]:
     if match is None or match["ahead"] or match["dirty"] or text not in _GROUP_OF:
         return []
     claimed = _GROUP_OF[text]
+    tools = _tool_mismatch(run, text, claimed)
     contradicted: list[str] = []
     ahead: list[str] = []
     for feature in FEATURES:
@@ -684,16 +710,17 @@ def _version(run: RunResult) -> list[Finding]:
                 f"they lack {feature.what}, which every release from {feature.since} on writes"
             )
     if contradicted:
-        return [finding("version-contradicted", version=text, evidence="; ".join(contradicted))]
+        return [finding("version-contradicted", version=text, evidence="; ".join(contradicted)), *tools]
     if ahead:
         return [
             finding(
                 "version-ahead-of-tag",
                 version=text,
                 evidence="; ".join(ahead),
-            )
+            ),
+            *tools,
         ]
-    return []
+    return tools
 
 
 def _first_scc(findings: list[Finding]) -> list[Finding]:

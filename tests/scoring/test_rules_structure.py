@@ -5,6 +5,7 @@ its own finding, and the untouched runs free of every structure finding."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,6 +51,7 @@ STRUCTURE_CODES = {
     "version-contradicted",
     "version-ahead-of-tag",
     "raw-clock-unreadable",
+    "version-tool-mismatch",
 }
 
 
@@ -290,6 +292,8 @@ RELABELLED = [
     ((111, "."), "io500-sc23_v1", "version-contradicted"),
     ((762, "results/2025.10.21-12.48.03"), "io500-isc24_v3", "version-contradicted"),
     ((687, "results/2023.11.07-00.00.25"), "io500-sc20", "version-contradicted"),
+    # io500-isc24_v1 names the isc23 commit (IOR 3.4.0+dev); io500-isc24_v3 builds IOR 4.1.0+dev.
+    ((702, "results/2024.04.24-22.14.03"), "io500-isc24_v1", "version-tool-mismatch"),
 ]
 
 
@@ -388,3 +392,15 @@ def test_a_line_removed_from_one_phase_is_not_excused_by_the_same_line_in_anothe
     missing = [f.phase for f in _only(run).findings if f.code == "invalid-line-missing"]
     assert "mdtest-hard-write" in missing
     assert "mdtest-easy-write" not in missing
+
+
+def test_the_tool_versions_are_read_from_the_outputs_and_a_huge_first_line_costs_nothing(
+    run_copy: MakeRun,
+) -> None:
+    run = run_copy(HONEST_RUNS["c-isc25"])
+    assert _only(run).result.tool_versions == {"ior": "4.1.0+dev", "mdtest": "4.1.0+dev"}
+    write(run, "IOR-" + "9" * (1 << 20) + text(run, "ior-easy-write.txt"), "ior-easy-write.txt")
+    started = time.perf_counter()
+    versions = _only(run).result.tool_versions
+    assert time.perf_counter() - started < 2.0
+    assert versions["ior"] == "4.1.0+dev"  # read from ior-hard-write.txt instead
