@@ -8,8 +8,10 @@ warning, so the committee sees what was left out and can pick another.
 
 Complete means every scored phase has a value, the C application's result.txt and config.ini are
 there (eras that write them), and each scored phase has the raw output its tool writes. The run's
-verdict takes no part: it would let whatever makes a run invalid decide which run is shown, and the
-listed run's findings say whether it is valid anyway.
+verdict takes no part between different runs: the listed run's findings say whether it is valid.
+Only between copies of one run (the same timestamp) does it count, after the folder: the copy in
+the folder the application wrote (named by result.txt's result-dir), then the one whose evidence
+agrees with its summary, then the shorter path.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.codes import finding
+from scoring.hashes import run_timestamp
 from scoring.model import SCORED_PHASES, Era, Finding, Phase, RunResult, Verification
+from scoring.rules.common import result_header
 
 # Files the C application writes into every result directory (rules/evidence.py: REQUIRED_FILES).
 C_APP_FILES: tuple[str, ...] = ("result.txt", "config.ini")
@@ -68,12 +72,29 @@ def completeness(run: RunResult) -> Completeness:
     return Completeness(phases=len(present), files=files, raw=raw)
 
 
-def _key(verification: Verification) -> tuple[bool, int, bool, int, str, str]:
+def _in_own_folder(run: RunResult) -> bool:
+    """The application writes a run into <resultdir>/<timestamp>: a copy moved beside it has
+    another folder name."""
+    stamp = run_timestamp(result_header(run).get("result-dir"))
+    return stamp is not None and run.path.rstrip("/").rsplit("/", 1)[-1] == stamp
+
+
+def _key(verification: Verification) -> tuple[bool, int, bool, int, str, bool, bool]:
     run = verification.result
     have = completeness(run)
     # The timestamp is YYYY.MM.DD-HH.MM.SS, so its text order is time order; a run without one
-    # counts as the oldest. The path only makes the choice deterministic.
-    return (have.complete, have.phases, have.files, have.raw, run.timestamp or "", run.path)
+    # counts as the oldest. Two runs with one timestamp are one run and a copy of it: the one in
+    # the folder the application names, then the one whose evidence agrees, is the original more
+    # likely than the other; the shorter path last (choose_primary sorts by path first).
+    return (
+        have.complete,
+        have.phases,
+        have.files,
+        have.raw,
+        run.timestamp or "",
+        _in_own_folder(run),
+        verification.valid,
+    )
 
 
 def _describe(run: RunResult, listed: RunResult | None = None) -> str:
@@ -99,7 +120,9 @@ def choose_primary(verifications: Sequence[Verification]) -> PrimaryChoice:
     """The run to list (first in `order`) and a warning naming the others; scores play no part."""
     if not verifications:
         raise ValueError("choose_primary needs at least one verification")
-    order = tuple(sorted(range(len(verifications)), key=lambda i: _key(verifications[i]), reverse=True))
+    by_path = sorted(range(len(verifications)), key=lambda i: verifications[i].result.path)
+    # A stable sort: among equal keys the shorter (earlier) path stays first.
+    order = tuple(sorted(by_path, key=lambda i: _key(verifications[i]), reverse=True))
     if len(order) == 1:
         return PrimaryChoice(order=order, findings=())
     primary = verifications[order[0]].result

@@ -27,7 +27,7 @@ def _forge_higher_score(run: Path, timestamp: str) -> None:
     """Triple mdtest-easy-write, recompute MD, the score and the hash; date the run `timestamp`."""
     content = text(run)
     document = parse_ini(content)
-    old_stamp = run_timestamp(document.value("run", "result-dir"))
+    old_stamp = run_timestamp(document.value("run", "result-dir") or document.value("", "result-dir"))
     assert old_stamp is not None
     content = content.replace(old_stamp, timestamp)
     score = float(document.value("mdtest-easy-write", "score") or "nan")
@@ -137,3 +137,32 @@ def test_runs_with_the_same_timestamp_are_named_as_copies(
     copy_run(honest, tmp_path / "upload" / "b" / "2025.05.07-09.01.18")
     [warning] = choose_primary(verify(tmp_path / "upload")).findings
     assert "same run timestamp" in warning.message
+
+
+def test_a_forged_copy_with_the_same_timestamp_beside_the_honest_run_is_not_listed(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    """The copy cannot sit in the folder the application named (result-dir): it gets a suffix."""
+    honest = _honest(submission, tmp_path / "upload" / "results" / "2025.05.07-09.01.18")
+    forged = copy_run(honest, tmp_path / "upload" / "results" / "2025.05.07-09.01.18-rerun")
+    _forge_higher_score(forged, "2025.05.07-09.01.18")
+    verifications = verify(tmp_path / "upload")
+    assert _listed(verifications).result.path == "results/2025.05.07-09.01.18"
+    [warning] = choose_primary(verifications).findings
+    assert (
+        "'results/2025.05.07-09.01.18-rerun' of 2025.05.07-09.01.18 (the same run timestamp"
+        in warning.message
+    )
+
+
+def test_a_forged_copy_inside_a_top_level_run_is_not_listed(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    number, relative = (111, ".")  # an io500-isc20 run at the top of its folder
+    honest = copy_run(submission(number) / relative, tmp_path / "upload")
+    staging = copy_run(honest, tmp_path / "staging")
+    forged = staging.rename(honest / "rerun")
+    _forge_higher_score(forged, run_timestamp(parse_ini(text(honest)).value("", "result-dir")) or "")
+    verifications = verify(honest)
+    assert {v.result.path for v in verifications} == {".", "rerun"}
+    assert _listed(verifications).result.path == "."
