@@ -367,7 +367,7 @@ CODES: dict[str, Code] = {
     ),
     "result-section-order": Code(
         ERROR,
-        "result.txt has [{section}] after [{previous}]; the IO500 application writes its sections in "
+        "result.txt has {section} after {previous}; the IO500 application writes its sections in "
         "the order it runs the phases, so sections were moved or added after the run.",
     ),
     "result-mode-contradicted": Code(

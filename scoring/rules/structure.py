@@ -127,6 +127,30 @@ def _duplicates(run: RunResult) -> list[Finding]:
     return findings
 
 
+def _header_keys(run: RunResult) -> list[Finding]:
+    """From sc21 on the header is [run], the file's first line; no key precedes it. Readers merge
+    the keys before [run] with [run]'s, the first copy winning, so a key before [run] or in both
+    would override the application's."""
+    sections = {name: items for name, items in run.result_ini if name in HEADER_SECTIONS}
+    before, inside = sections.get("", []), sections.get("run")
+    if inside is None or not before:
+        return []
+    findings = []
+    in_run = {key for key, _ in inside}
+    for key in dict(before):
+        if key in in_run:
+            findings.append(finding("result-key-duplicate", section="(header) and [run]", key=key, count=2))
+    if len(findings) < len(dict(before)):
+        findings.append(
+            finding(
+                "result-section-order",
+                section="[run]",
+                previous=f"keys before any section ({', '.join(dict(before))})",
+            )
+        )
+    return findings
+
+
 def _order(run: RunResult) -> list[Finding]:
     position = {name: index for index, name in enumerate(SECTION_ORDER)}
     previous: str | None = None
@@ -136,7 +160,9 @@ def _order(run: RunResult) -> list[Finding]:
             continue  # copies are reported as duplicates; unknown sections are read as unscored phases
         seen.add(name)
         if previous is not None and position[name] < position[previous]:
-            return [finding("result-section-order", section=name or "(header)", previous=previous)]
+            return [
+                finding("result-section-order", section=f"[{name}]", previous=f"[{previous or '(header)'}]")
+            ]
         previous = name
     return []
 
@@ -736,6 +762,7 @@ def structure_rules(run: RunResult) -> list[Finding]:
         [
             *_raw_clocks(run),
             *_duplicates(run),
+            *_header_keys(run),
             *_order(run),
             *_mode(run),
             *_clocks(run),

@@ -13,6 +13,7 @@ import pytest
 
 from scoring import Verification, verify
 from scoring.model import Severity
+from scoring.rules.common import result_header
 from tests.scoring.forgery import (
     SUMMARY,
     copy_run,
@@ -404,3 +405,19 @@ def test_the_tool_versions_are_read_from_the_outputs_and_a_huge_first_line_costs
     versions = _only(run).result.tool_versions
     assert time.perf_counter() - started < 2.0
     assert versions["ior"] == "4.1.0+dev"  # read from ior-hard-write.txt instead
+
+
+@pytest.mark.parametrize("era", ["c-sc21", "c-isc25"])
+def test_a_header_key_written_before_the_run_section_is_caught(era: str, run_copy: MakeRun) -> None:
+    """Readers merge the keys before [run] with [run]'s, the first copy winning."""
+    run = run_copy(HONEST_RUNS[era])
+    write(run, "mode            = extended\n" + text(run))
+    verification = _only(run)
+    assert result_header(verification.result)["mode"] == "extended"
+    assert "result-key-duplicate" in _errors(verification)
+
+
+def test_a_new_key_before_the_run_section_is_caught(run_copy: MakeRun) -> None:
+    run = run_copy(HONEST_RUNS["c-sc21"])
+    write(run, "valid           = YES\n" + text(run))
+    assert "result-section-order" in _errors(_only(run))
