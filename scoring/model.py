@@ -244,6 +244,8 @@ class RunResult:
     # / "special". A result.txt that is a directory is not a missing file but not evidence either.
     irregular: dict[str, str] = field(default_factory=dict)
     read_notes: list[Finding] = field(default_factory=list)  # what the reader noticed on the way
+    # The versions IOR and mdtest printed in their output ("ior" -> "3.4.0+dev"), C eras.
+    tool_versions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

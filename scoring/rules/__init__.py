@@ -19,6 +19,7 @@ from scoring.rules.params import param_rules
 from scoring.rules.physics import physics_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
+from scoring.rules.structure import structure_rules
 
 Rule = Callable[[RunResult], list[Finding]]
 
@@ -26,6 +27,7 @@ RULES: tuple[Rule, ...] = (
     stonewall_rules,
     marker_rules,
     hash_rules,
+    structure_rules,
     evidence_rules,
     physics_rules,
     param_rules,
