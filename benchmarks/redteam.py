@@ -236,7 +236,20 @@ def verdict(
     if not forged.valid:
         return False, _codes(_errors(forged)), ""
     if kind.expect == "valid-warning":
-        return bool(new_warnings), _codes(new_warnings), ""
+        # said: a warning the honest run lacks, or one it has that now names the deleted phase too
+        said = [
+            f
+            for f in forged.findings
+            if f.severity is Severity.WARNING
+            and any(f.phase == p or (f.phase is None and p in f.message) for p in outcome.phases)
+        ]
+        before = {f.message for f in honest.verification.findings}
+        fresh = [f for f in said if f.message not in before]
+        return (
+            bool(new_warnings) or bool(fresh),
+            _codes(new_warnings) or tuple(sorted({f.code for f in fresh})),
+            "",
+        )
     return True, (), ""
 
 

@@ -465,6 +465,12 @@ CODES: dict[str, Code] = {
         "{raw_file} gives {bandwidth:.6f} GiB/s over {time_s} s, which does not multiply out to the "
         "{bytes:.0f} bytes IOR moved ({source}): the bandwidth or the time was edited.",
     ),
+    "physics-items-beyond-nominal": Code(
+        ERROR,
+        "{phase} created {items:.0f} items by {how}, more than the {nominal} its command allows "
+        "(-n per rank x tasks, as mdtest printed it): the stonewall only stops ranks early, so the "
+        "rate was edited.",
+    ),
     "physics-checked": Code(
         INFO,
         "{count} cross-phase comparisons hold ({kinds}).",

@@ -38,6 +38,7 @@ PAIRS = "physics-pairs-mismatch"
 GEOMETRY = "physics-pairs-beyond-geometry"
 RECORDED_PAIRS = "physics-accessed-pairs-mismatch"
 ITEMS = "physics-items-mismatch"
+NOMINAL = "physics-items-beyond-nominal"
 FIND = "physics-find-excess"
 TASKS = "physics-tasks-mismatch"
 NODES = "physics-nodes-mismatch"
@@ -51,6 +52,7 @@ INVARIANTS: tuple[str, ...] = (
     GEOMETRY,
     RECORDED_PAIRS,
     ITEMS,
+    NOMINAL,
     FIND,
     TASKS,
     NODES,
@@ -127,6 +129,7 @@ _KIND_NAMES = {
     GEOMETRY: "stonewall pairs within the blocks",
     RECORDED_PAIRS: "result.txt accessed-pairs = IOR's pairs",
     ITEMS: "mdtest items of every phase = items created",
+    NOMINAL: "mdtest items created <= -n x tasks",
     FIND: "files found <= files created",
     TASKS: "same tasks in every phase",
     NODES: "same nodes in every phase",
@@ -301,6 +304,19 @@ def _mdtest_items(run: RunResult) -> Iterator[Measurement]:
         if create is None or created is None:
             continue
         own = _items(create)
+        nominal = create.raw.mdtest_volume.nominal_files if create.raw and create.raw.mdtest_volume else None
+        for count in {own, created} if nominal else ():
+            if count is None:
+                continue
+            # No rank creates more than its -n: the stonewall can only stop a rank early.
+            yield Measurement(
+                NOMINAL,
+                create.name,
+                observed=(count[0], count[1]),
+                expected=(0.0, float(nominal or 0)),
+                values={"items": (count[0] + count[1]) / 2, "how": count[2], "nominal": nominal},
+                upper_only=True,
+            )
         if own is not None and own[2] != created[2]:
             # The create phase itself: its rate x time against its stonewall's count.
             yield _items_measurement(create.name, own, created, create.name)

@@ -359,10 +359,12 @@ def test_a_create_phase_rewritten_consistently_is_caught_by_the_later_phases(
     run = _copy_run(submission, tmp_path, C_ISC25)
     _forge_mdtest(run, "mdtest-easy-write", "File creation", FACTOR)
     _forge_summary(run, "mdtest-easy-write", FACTOR)
-    # Rates, the stonewall's counts and the CSV agree with each other; the later phases do not.
+    # Rates, the stonewall's counts and the CSV agree with each other; the later phases do not,
+    # nor does the -n the create phase was given (every rank had made all its items).
     assert _physics_errors(_only(run)) == {
         ("physics-items-mismatch", "mdtest-easy-stat"),
         ("physics-items-mismatch", "mdtest-easy-delete"),
+        ("physics-items-beyond-nominal", "mdtest-easy-write"),
     }
 
 
@@ -474,3 +476,39 @@ def test_procs_edited_in_result_txt_is_caught_by_the_tools_task_counts(
     assert mismatch.phase is None
     assert "result.txt's procs counts 4096 tasks" in mismatch.message
     assert "ran with 2048" in mismatch.message
+
+
+def test_a_bandwidth_raised_where_ior_printed_no_byte_count_is_caught_by_its_geometry(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    # io500-sc20: ior-easy-write wrote its whole block, so IOR printed no byte count; the bytes are
+    # tasks x block x segments, and the row's bandwidth times its time must give them.
+    run = _copy_run(submission, tmp_path, (450, "results/2020.10.31-00.53.53"))
+    output = run / "ior-easy-write.txt"
+    text = output.read_text()
+    assert "Using actual aggregate bytes moved" not in text
+    forged = re.sub(
+        r"^(write\s+)(\S+)", lambda m: m.group(1) + f"{float(m.group(2)) * FACTOR:.2f}", text, flags=re.M
+    )
+    output.write_text(forged)
+    _forge_summary(run, "ior-easy-write", FACTOR)
+    assert ("physics-bandwidth-volume-mismatch", "ior-easy-write") in _physics_errors(_only(run))
+
+
+def test_stonewall_counts_beyond_the_items_mdtest_was_given_are_caught(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    # mdtest 1.9.3 (io500.sh of SC18) prints no time table, so its rate cannot be re-derived; a
+    # forger raising it raises the stonewall counts with it, past the -n every rank was given.
+    run = _copy_run(submission, tmp_path, (18, "results"))
+    output = run / "mdtest_easy_write.txt"
+    text = output.read_text()
+    forged = re.sub(
+        r"^(Continue stonewall hit min: )(\d+)( max: )(\d+)",
+        lambda m: f"{m.group(1)}{int(m.group(2)) * 3 // 2}{m.group(3)}{int(m.group(4)) * 3 // 2}",
+        text,
+        flags=re.M,
+    )
+    assert forged != text
+    output.write_text(forged)
+    assert ("physics-items-beyond-nominal", "mdtest-easy-write") in _physics_errors(_only(run))
