@@ -13,10 +13,12 @@ blanks) before, and minutes or more at 1 MiB.
 
 from __future__ import annotations
 
+import io
 import itertools
 import random
 import re
 import shutil
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +31,7 @@ from scoring.locate import Limits, read_runs
 from scoring.readers import c_app, ini, raw, shell_config, shell_era
 from scoring.readers.lines import MAX_LINE_CHARS
 from scoring.readers.raw import parse_ior, parse_mdtest
+from scoring.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from tests.scoring.corpus import data_root
 
 MIB = 1024 * 1024
@@ -442,3 +445,38 @@ def test_hashes_are_not_recomputed_over_megabytes(run_copies: dict[str, Path]) -
     assert "more than the 131,072 the registry recomputes" in messages["score-hash-absent"]
     assert "more than the 131,072 the registry recomputes" in messages["config-hash-absent"]
     assert MAX_HASHED_CHARS == 131_072
+
+
+# --- tar headers: the interpreter's own pax parser --------------------------------------------
+def _tarball(pax_headers: dict[str, str], name: str = "run/result_summary.txt") -> bytes:
+    buffer = io.BytesIO()
+    data = (data_root() / "submissions" / "submission-111" / "result_summary.txt").read_bytes()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
+        info = tarfile.TarInfo(name)
+        info.size, info.pax_headers = len(data), pax_headers
+        tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_a_pax_header_of_digits_is_read_or_refused_within_budget(tmp_path: Path) -> None:
+    # Python before 3.11.10 searched this header quadratically: 60,000 digits took 25 s.
+    archive = tmp_path / "run.tgz"
+    archive.write_bytes(_tarball({"comment": "1" * 60_000}))
+    started = time.perf_counter()
+    if PAX_PARSER_BACKTRACKS:
+        with pytest.raises(ReadError, match="a number of more than 20 digits"):
+            read_runs(archive)
+    else:
+        read_runs(archive)
+    assert time.perf_counter() - started < BUDGET_S
+
+
+def test_pax_headers_as_tar_writes_them_are_read_as_before(tmp_path: Path) -> None:
+    archive = tmp_path / "run.tgz"
+    long_name = "run-" + "x" * 150 + "/result_summary.txt"  # a long name: a pax `path` record
+    times = {"mtime": "1795616047.465079587", "atime": "1795616047.467207414", "comment": "é 12345"}
+    archive.write_bytes(_tarball(times, long_name))
+    [run] = read_runs(archive)
+    assert run.path == long_name.rpartition("/")[0]
+    assert pax_problem(b"30 mtime=1795616047.465079587\n") is None
+    assert "without `=`" in (pax_problem(b"30 mtime=1795616047.465079587\n5 ab\n") or "")
