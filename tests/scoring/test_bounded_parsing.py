@@ -31,6 +31,7 @@ from scoring.locate import Limits, read_runs
 from scoring.readers import c_app, ini, raw, shell_config, shell_era
 from scoring.readers.lines import MAX_LINE_CHARS
 from scoring.readers.raw import parse_ior, parse_mdtest
+from scoring.rules.params import is_release_version, version_match
 from scoring.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from tests.scoring.corpus import data_root
 
@@ -480,3 +481,12 @@ def test_pax_headers_as_tar_writes_them_are_read_as_before(tmp_path: Path) -> No
     assert run.path == long_name.rpartition("/")[0]
     assert pax_problem(b"30 mtime=1795616047.465079587\n") is None
     assert "without `=`" in (pax_problem(b"30 mtime=1795616047.465079587\n5 ab\n") or "")
+
+
+def test_a_megabyte_version_is_unrecognised_at_once_and_shown_short() -> None:
+    version = "io500-" + "a-" * (MIB // 2) + "!"
+    started = time.perf_counter()
+    assert not is_release_version(version)
+    assert version_match(version) is None
+    assert time.perf_counter() - started < 0.05
+    assert version_match("io500-isc20_v4-2-g20efd247106c-17") is not None  # the longest real one
