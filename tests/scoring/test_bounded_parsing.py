@@ -490,3 +490,34 @@ def test_a_megabyte_version_is_unrecognised_at_once_and_shown_short() -> None:
     assert version_match(version) is None
     assert time.perf_counter() - started < 0.05
     assert version_match("io500-isc20_v4-2-g20efd247106c-17") is not None  # the longest real one
+
+
+@pytest.mark.parametrize("token", ["-t 1 ", "-O a=b ", "'-a' ", '"x y" '])
+def test_a_command_of_a_million_tokens_is_checked_within_budget(
+    run_copies: dict[str, Path], token: str
+) -> None:
+    # The rules ask a command for dozens of options: each used to walk every token (2.8 s here).
+    run = run_copies["c-isc25"]
+    result, output = run / "result.txt", run / "ior-easy-write.txt"
+    originals = {path: path.read_text() for path in (result, output)}
+    command = "./ior " + token * (MIB // len(token))
+    try:
+        result.write_text(
+            re.sub(r"(?m)^exe( +)= \./ior .*$", lambda _: "exe = " + command, originals[result], count=1)
+        )
+        output.write_text(
+            re.sub(
+                r"(?m)^Command line used: .*$",
+                lambda _: "Command line used: " + command,
+                originals[output],
+                count=1,
+            )
+        )
+        started = time.perf_counter()
+        [verification] = verify(run)
+        elapsed = time.perf_counter() - started
+    finally:
+        for path, text in originals.items():
+            path.write_text(text)
+    assert verification.result.phases["ior-easy-write"].command == command.strip()
+    assert elapsed < BUDGET_S
