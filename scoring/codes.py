@@ -219,8 +219,8 @@ CODES: dict[str, Code] = {
     "score-hash-legacy": Code(
         INFO,
         "The score hash {stored} matches the way the pre-release io500-isc21_v1 computed it "
-        "(without MD and BW), so this empty-version build is that release. The hash guards against "
-        "accidental edits only.",
+        "(without MD and BW), so this build, which names no release tag, is that source or one "
+        "before its fix. The hash guards against accidental edits only.",
     ),
     "score-hash-invalid-run": Code(
         ERROR,
@@ -304,6 +304,33 @@ CODES: dict[str, Code] = {
         ERROR,
         "{phase} took {claimed} s by {source}, but {other} says {actual} s.",
     ),
+    "evidence-runtime-gap": Code(
+        WARNING,
+        "{phase} lasted {wall:.0f} s from t_start to t_end but its timer says t_delta = {t_delta:.4f} s: "
+        "{gap:.1f} s passed outside the timer (a stalled console or file system while the "
+        "application printed, or a clock step). The run is not invalid for it; the committee may ask why.",
+    ),
+    "evidence-tool-outlasts-phase": Code(
+        ERROR,
+        "{raw_file} says {tool} ran {what} s, longer than the {limit} s {bound} allows "
+        "(with {slack:.1f} s for whole-second clocks and timer drift): the phase's times were edited.",
+    ),
+    "evidence-phase-overlap": Code(
+        ERROR,
+        "result.txt says {phase} started at {start}, before {previous} ended at {end}: the "
+        "application runs its phases one after the other, so a phase's clocks were edited.",
+    ),
+    "evidence-clock-unreadable": Code(
+        ERROR,
+        "{key} of {phase} in result.txt reads '{text}', which is not the 'YYYY-MM-DD HH:MM:SS' "
+        "(or, for t_delta, the number) the application always prints: the clocks were edited, "
+        "and none of the phase's time checks could run.",
+    ),
+    "evidence-tool-contradiction": Code(
+        ERROR,
+        "{raw_file}, the {tool} output of {phase}, contradicts itself: {detail}. A tool prints "
+        "every figure from the same measurement, so the file was edited.",
+    ),
     "evidence-stonewall-short": Code(
         ERROR,
         "IOR's own output {raw_file} says {phase} wrote for {time_s:.2f} s; a write phase must run "
@@ -339,9 +366,15 @@ CODES: dict[str, Code] = {
         "The raw output of {phases} is not re-derived (the registry has no md-workbench reader).",
     ),
     "evidence-ranks-missing": Code(
-        INFO,
+        WARNING,
         "No per-rank CSV for {phases}; this version of the benchmark writes one per phase, so the "
-        "ranks could not be added up.",
+        "ranks could not be added up and the verdict rests on the tools' summaries alone there.",
+    ),
+    "evidence-ranks-empty": Code(
+        WARNING,
+        "{files} hold(s) no rank's row (the header only, or nothing readable): the application writes "
+        "one row per rank, so these files were cut down; the verdict rests on the tools' summaries "
+        "alone for {phases}.",
     ),
     "evidence-clock-missing": Code(
         INFO,

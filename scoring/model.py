@@ -136,6 +136,11 @@ class RawOutput:
     script_time_s: float | None = None
     started: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time the tool printed when it began
     finished: str | None = None  # ... and when it ended
+    # IOR: the longer of the first result row's open(s) and close(s) columns. IOR's total time runs
+    # from the first rank's open to the last rank's close, so clock offsets between nodes show here.
+    open_close_s: float | None = None
+    # Pairs of the tool's own printed figures that cannot both be true (an edited file), in words.
+    contradictions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,12 +203,44 @@ class Finding:
         }
 
 
+class BasisLevel(StrEnum):
+    """What a verdict rests on, weakest first; a run's level is that of its weakest scored phase."""
+
+    SUMMARIES = "summaries"  # some scored phase's value is backed by the summary files alone
+    TOOL_OUTPUTS = "tool-outputs"  # every scored phase re-derived from its tool's own output
+    PER_RANK = "per-rank"  # ... and every IOR / mdtest phase from its per-rank file as well
+    CROSS_PHASE = "cross-phase"  # ... and the phases agree with one another (bytes, items, tasks, clocks)
+
+
+@dataclass(frozen=True)
+class EvidenceBasis:
+    level: BasisLevel
+    # Scored phases whose value no raw output backs (missing, unreadable or never written), in order.
+    summary_only: tuple[str, ...] = ()
+    tool_checked: int = 0  # scored phases whose value agreed with their tool's output
+    rank_checked: int = 0  # scored phases whose per-rank file agreed
+    cross_checked: int = 0  # cross-phase invariants that could be checked and held
+
+    @property
+    def label(self) -> str:
+        return BASIS_LABELS[self.level]
+
+
+BASIS_LABELS: dict[BasisLevel, str] = {
+    BasisLevel.SUMMARIES: "verified from summaries only",
+    BasisLevel.TOOL_OUTPUTS: "verified against the tools' own outputs",
+    BasisLevel.PER_RANK: "verified against the tools' outputs and per-rank files",
+    BasisLevel.CROSS_PHASE: "verified against the tools' outputs, per-rank files and across phases",
+}
+
+
 @dataclass
 class Verification:
     result: RunResult
     computed: Score
     score_matches: bool
     findings: list[Finding]
+    basis: EvidenceBasis = field(default_factory=lambda: EvidenceBasis(BasisLevel.SUMMARIES))
 
     @property
     def valid(self) -> bool:

@@ -7,16 +7,25 @@ from pathlib import Path
 from scoring.locate import read_runs
 from scoring.model import RunResult, Verification
 from scoring.rules import RULES
+from scoring.rules.evidence import evidence_report, evidence_rules
 from scoring.rules.score import check_score
 
 
 def verify_run(run: RunResult) -> Verification:
-    """Every finding about one run, the recomputed score and whether the claimed one agrees."""
+    """Every finding about one run, the recomputed score, whether the claimed one agrees and what
+    the verdict rests on."""
     score = check_score(run)
     findings = [*run.read_notes, *score.findings]
+    report = evidence_report(run)
     for rule in RULES:
-        findings.extend(rule(run))
-    return Verification(result=run, computed=score.computed, score_matches=score.matches, findings=findings)
+        findings.extend(report.findings if rule is evidence_rules else rule(run))
+    return Verification(
+        result=run,
+        computed=score.computed,
+        score_matches=score.matches,
+        findings=findings,
+        basis=report.basis(),
+    )
 
 
 def verify(path: str | Path) -> list[Verification]:

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from scoring.model import BASIS_LABELS, BasisLevel
+
 
 class Institution(models.Model):
     name = models.CharField(max_length=255, unique=True)
@@ -260,6 +262,15 @@ class Archive(models.Model):
 EXTRA_FILE_FIELDS = {"job_script": Archive.Kind.JOB_SCRIPT.value, "job_output": Archive.Kind.JOB_OUTPUT.value}
 
 
+class BasisLevelChoice(models.TextChoices):
+    """scoring.model.BasisLevel as stored, weakest first (the values are the engine's)."""
+
+    SUMMARIES = BasisLevel.SUMMARIES.value, "Summaries only"
+    TOOL_OUTPUTS = BasisLevel.TOOL_OUTPUTS.value, "The tools' own outputs"
+    PER_RANK = BasisLevel.PER_RANK.value, "Per-rank files"
+    CROSS_PHASE = BasisLevel.CROSS_PHASE.value, "Across phases"
+
+
 class Result(models.Model):
     """One IO500 run found in a submission's archive (a tarball may hold several)."""
 
@@ -286,6 +297,14 @@ class Result(models.Model):
     # What the run is, whatever bytes carried it (submissions.run_identity): the same run packed
     # again has the same fingerprint, so it is recognised and shown to the committee.
     fingerprint = models.CharField(max_length=64, blank=True, db_index=True)
+    # What the verdict rests on (scoring.model.EvidenceBasis), written at ingest: the weakest scored
+    # phase decides. "" only for rows ingested before the level was recorded (a re-verification fills it).
+    basis_level = models.CharField(max_length=16, choices=BasisLevelChoice.choices, blank=True)
+    summary_only_phases = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Scored phases whose value no raw output of the tool backs (missing, unreadable).",
+    )
 
     class Meta:
         ordering = ["submission", "-is_primary", "path"]
@@ -293,6 +312,11 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission} {self.path}"
+
+    @property
+    def basis_label(self) -> str:
+        """The engine's words for the level ("verified from summaries only", ...)."""
+        return BASIS_LABELS[BasisLevel(self.basis_level)] if self.basis_level else "not recorded"
 
 
 class CompactJSONEncoder(json.JSONEncoder):

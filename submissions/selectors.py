@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from registry.core.compiled_query import CompiledQuery
 from scoring.model import SCORED_PHASES
+from submissions.evidence_basis import with_basis
 from submissions.models import (
     Archive,
     Finding,
@@ -132,13 +133,14 @@ def submission_get_status(*, user: User | AnonymousUser, pk: int) -> Submission:
 
 
 def submission_list_for_user(*, user: User) -> QuerySet[Submission]:
-    """The user's own uploads, newest first."""
-    return (
+    """The user's own uploads, newest first, with what each verdict rests on."""
+    rows = (
         Submission.objects.filter(submitter=user)
         .select_related("release", "storage_system")
         .prefetch_related("archives")
         .order_by("-created_at", "-id")
     )
+    return with_basis(rows)
 
 
 def submission_primary_result(*, submission: Submission) -> Result | None:

@@ -9,9 +9,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from registry.models import Release
+from submissions.evidence_basis import submission_basis
 from submissions.json_input import MAX_DEPTH, TOO_DEEP, JsonTooDeep, loads_bounded, nesting_depth
 from submissions.models import (
     Archive,
+    BasisLevelChoice,
     Finding,
     ListCategory,
     PhaseResult,
@@ -154,9 +156,36 @@ class ScoreTripleSerializer(serializers.Serializer[dict[str, float | None]]):
     score = serializers.FloatField(allow_null=True)
 
 
+class ResultBasisSerializer(serializers.Serializer[dict[str, Any]]):
+    level = serializers.ChoiceField(
+        choices=BasisLevelChoice.choices,
+        allow_null=True,
+        help_text=(
+            "What the verdict rests on, weakest first: summaries, tool-outputs, per-rank, cross-phase; "
+            "null for a run verified before the level was recorded."
+        ),
+    )
+    text = serializers.CharField(help_text='The level in words, e.g. "verified from summaries only".')
+    summary_only_phases = serializers.ListField(
+        child=serializers.CharField(), help_text="Scored phases whose value no raw output backs."
+    )
+
+
+class EvidenceBasisSerializer(ResultBasisSerializer):
+    meaning = serializers.CharField(help_text="What the level means for a reader.")
+    gap_accepted = serializers.BooleanField(
+        help_text=(
+            "A committee decision names the missing raw outputs of this archive; without it a run "
+            "with summary-only phases enters no ranked list."
+        )
+    )
+    gap_accepted_at = serializers.DateTimeField(allow_null=True)
+
+
 class ResultSerializer(serializers.ModelSerializer[Result]):
     claimed = serializers.SerializerMethodField()
     computed = serializers.SerializerMethodField()
+    basis = serializers.SerializerMethodField(help_text="What this run's verdict rests on.")
     phases = PhaseSerializer(many=True, read_only=True)
 
     class Meta:
@@ -174,8 +203,17 @@ class ResultSerializer(serializers.ModelSerializer[Result]):
             "computed",
             "score_matches",
             "valid",
+            "basis",
             "phases",
         ]
+
+    @extend_schema_field(ResultBasisSerializer)
+    def get_basis(self, obj: Result) -> dict[str, Any]:
+        return {
+            "level": obj.basis_level or None,
+            "text": obj.basis_label,
+            "summary_only_phases": list(obj.summary_only_phases or ()),
+        }
 
     @extend_schema_field(ScoreTripleSerializer)
     def get_claimed(self, obj: Result) -> dict[str, float | None]:
@@ -220,6 +258,18 @@ class SubmissionDetailSerializer(SubmissionSummarySerializer):
     placement = serializers.SerializerMethodField(
         help_text="Each phase's percentile among comparable public runs (as the submission page shows it)."
     )
+    evidence_basis = serializers.SerializerMethodField(
+        help_text=(
+            "What the verdict of the run the submission is ranked by rests on (null while nothing is "
+            "verified). The registry's check of the files, not the IO500 Messaging Policy's \"verified\", "
+            "which only a result on a published IO500 list may claim."
+        )
+    )
+
+    @extend_schema_field(EvidenceBasisSerializer(allow_null=True))
+    def get_evidence_basis(self, obj: Submission) -> dict[str, Any] | None:
+        shown = submission_basis(obj)
+        return shown.as_dict() if shown is not None else None
 
     @extend_schema_field(FindingSerializer(many=True))
     def get_findings(self, obj: Submission) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from registry.core.generations import LIST_CACHE_SECONDS
 from registry.core.public_cache import mark_public_if_anonymous, seconds_until_next_day
 from submissions.archives import ArchiveStorageUnavailable
+from submissions.evidence_basis import submission_basis
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
@@ -100,6 +101,7 @@ def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:
         "system_shown": system_description_shown(system),
         "archive": submission_result_archive(submission=submission),
         "files": list(submission.archives.all()),
+        "basis": submission_basis(submission),
         **review_context(request.user, submission),
     }
     return render(request, "submissions/detail.html", context)

@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce, NullIf
 
 from registry.lists.selectors import recorded_or
 from registry.models import MAIN_KINDS, TEN_NODE_KINDS, ListEntry, ListKind, ListSnapshot
+from submissions.evidence_basis import with_basis
 from submissions.models import PhaseResult, Result, StorageSystem, Submission
 from submissions.selectors import phase_values as phase_values
 from submissions.selectors import release_out_of_embargo_q, submission_visible_queryset
@@ -218,8 +219,7 @@ def system_public_fingerprint(*, pk: int) -> tuple[object, ...] | None:
 def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[dict[str, Any]]:
     """The submissions of one storage system this user may see, oldest release first (one query)."""
     rows = (
-        submission_visible_queryset(user=user)
-        .filter(storage_system_id=system_id)
+        with_basis(submission_visible_queryset(user=user).filter(storage_system_id=system_id))
         .order_by(F("release__publication_date").asc(nulls_last=True), "created_at", "pk")
         .values(
             "pk",
@@ -231,6 +231,9 @@ def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[di
             "status",
             "io500_id",
             "ten_node",
+            "basis_level",
+            "basis_label",
+            "summary_only",
             release_name=F("release__name"),
             release_date=F("release__publication_date"),
             client_nodes=F("system__client_nodes"),

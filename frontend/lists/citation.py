@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from registry.lists.complete import list_entry_id, list_permalink, submission_permalink
 from registry.models import RANKED_KIND_VALUES, ListEntry, ListSnapshot, kind_label
+from submissions.evidence_basis import submission_basis
 from submissions.models import Reproducibility, Submission
 
 DEPOSITS_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_dois.json"
@@ -32,7 +33,9 @@ STATUS_LABELS = {str(value): str(label) for value, label in Submission.Status.ch
 REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibility.choices}
 # What the registry's verdict on a run means, for readers who meet it in a citation.
 VERDICT_MEANINGS: dict[str, str] = {
-    Submission.Status.VERIFIED: "re-verified by this registry from the run's raw files",
+    Submission.Status.VERIFIED: (
+        "re-verified by this registry from the run's files (what from: the next line says)"
+    ),
     Submission.Status.INVALID: "the run breaks an IO500 run rule (its raw files, or io500.org's status)",
     Submission.Status.RECORDED: "io500.org's published values; the raw files are not public",
 }
@@ -173,6 +176,17 @@ def _primary(placements: list[Placement]) -> Placement | None:
     return next(iter(ranked or official or placements), None)
 
 
+def _basis_words(submission: Submission) -> str:
+    """The evidence level in words, with the phases no raw output backs (a quote should not call a
+    value re-derived from raw files when only its summary backs it)."""
+    shown = submission_basis(submission)
+    if shown is None:
+        return ""
+    if not shown.summary_only:
+        return shown.label
+    return f"{shown.label} (no raw output of {', '.join(shown.summary_only)})"
+
+
 def submission_title(submission: Submission) -> str:
     system = submission.storage_system
     if system is None:
@@ -245,6 +259,7 @@ def submission_citation(
         Fact("List entry", primary.entry_id if primary else ""),
         Fact("IO500 Messaging Policy term", term),
         Fact("Registry verdict", f"{verdict}: {VERDICT_MEANINGS.get(submission.status, verdict.lower())}"),
+        Fact("What the verdict rests on", _basis_words(submission)),
         Fact("Reproducibility level", reproducibility),
         Fact("Retrieved", retrieved.isoformat()),
     ]

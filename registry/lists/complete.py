@@ -48,7 +48,7 @@ from registry.lists.rows import (
     list_rows_cached,
 )
 from registry.models import ListEntry, ListSnapshot
-from scoring.model import PHASE_ORDER
+from scoring.model import PHASE_ORDER, BasisLevel
 from scoring.readers.phases import unit_of
 from scoring.rules.score import EXTENDED_BW_PHASES, EXTENDED_MD_PHASES
 from submissions.models import Archive, PhaseResult, Result, Submission
@@ -129,11 +129,24 @@ IDENTITY_COLUMNS = (
     Column(
         "verdict",
         TEXT,
-        "The registry's verdict on the run: verified (re-verified from its raw files), invalid (its raw "
-        "files break a run rule, or io500.org marked it invalid), recorded (io500.org's published "
-        "values; raw files not public).",
+        "The registry's verdict on the run: verified (re-verified from its files; evidence_basis "
+        "says from which), invalid (its files break a run rule, or io500.org marked it invalid), "
+        "recorded (io500.org's published values; raw files not public).",
     ),
     Column("valid", BOOLEAN, "Whether the run is valid (io500.org's status for recorded runs)."),
+    Column(
+        "evidence_basis",
+        TEXT,
+        "What the verdict rests on, weakest first: summaries (some scored phase's value is backed by "
+        "the summary files alone; also io500.org's published values without raw files), tool-outputs, "
+        "per-rank, cross-phase. The registry's check of the files, not the IO500 Messaging Policy's "
+        '"verified".',
+    ),
+    Column(
+        "phases_without_raw_output",
+        TEXT,
+        "The scored phases whose value no raw output backs, separated by commas (empty: none).",
+    ),
     Column(
         "values_source",
         TEXT,
@@ -376,6 +389,8 @@ COMPLETE_COLUMNS: tuple[Column, ...] = (
 RUN_COLUMN_NAMES = (
     "verdict",
     "valid",
+    "evidence_basis",
+    "phases_without_raw_output",
     "values_source",
     "raw_files_public",
     "io500_version",
@@ -505,7 +520,7 @@ def run_details(submission_ids: Iterable[int]) -> dict[int, RunDetails]:
     runs: dict[int, dict[str, Any]] = {
         row["submission_id"]: dict(row)
         for row in Result.objects.filter(submission_id__in=public, is_primary=True).values(
-            "submission_id", "version", "era", "mode", "timestamp"
+            "submission_id", "version", "era", "mode", "timestamp", "basis_level", "summary_only_phases"
         )
     }
     phases: dict[int, list[tuple[str, float | None, str, float | None]]] = {pk: [] for pk in public}
@@ -628,6 +643,10 @@ def run_columns(details: RunDetails | None) -> dict[str, Any]:
     columns: dict[str, Any] = {
         "verdict": sub.get("status"),
         "valid": sub.get("valid"),
+        # io500.org's values without raw files rest on nothing but the published summary.
+        "evidence_basis": run.get("basis_level")
+        or (BasisLevel.SUMMARIES.value if sub.get("status") == Submission.Status.RECORDED else None),
+        "phases_without_raw_output": ", ".join(run.get("summary_only_phases") or ()) or None,
         "values_source": "raw_files" if details.phases else "published_record",
         "raw_files_public": sub.get("raw_files_public"),
         "io500_version": run.get("version"),

@@ -16,7 +16,16 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
 * runs of the registry's bundled runner enter only the lists the release's committee opened for
   them (by default the Historical list: IO500 asks list submissions to use the official release);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
-  on no new list.
+  on no new list;
+* missing evidence (docs/evidence.md, "What a verdict rests on"): a run whose scored phases have no
+  raw output behind them (verified from summaries only) enters no ranked kind (IO500, Production,
+  Research, the 10-node lists, SCC) unless a committee decision names that gap
+  (submissions.evidence_basis.gap_covered); the build reports each such run with its phases
+  (`RankedList.evidence_gaps`). Historical and Full keep it: Historical holds everything received,
+  invalid runs included, and Full every valid run, and a missing raw output is a warning that
+  leaves the run valid; neither is quoted as a ranking, and both show what each entry rests on.
+  io500.org's recorded lists are imported, never built by these rules, so the rule cannot remove
+  anything io500.org published; imported rows without raw files have no run here to lack outputs.
 
 Ties are broken deterministically: equal scores rank the earlier release first, then the earlier
 submission (lower id), as io500.org ordered equal scores by insertion. Ranks are 1..n without gaps.
@@ -25,9 +34,16 @@ submission (lower id), as io500.org ordered equal scores by insertion. Ranks are
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from registry.models import PRODUCTION_KINDS, RANKED_KINDS, RESEARCH_KINDS, TEN_NODE_KINDS, ListKind
+from registry.models import (
+    PRODUCTION_KINDS,
+    RANKED_KIND_VALUES,
+    RANKED_KINDS,
+    RESEARCH_KINDS,
+    TEN_NODE_KINDS,
+    ListKind,
+)
 from submissions.models import Reproducibility
 
 TEN_CLIENT_NODES = 10
@@ -55,6 +71,10 @@ class Candidate:
     withdrawn: bool = False
     # Made with the registry's bundled runner, not the official IO500 application.
     bundled_runner: bool = False
+    # Scored phases of the primary run that no raw output backs (verified from summaries only).
+    summary_only: tuple[str, ...] = ()
+    # A committee decision names exactly this gap, in this archive.
+    gap_accepted: bool = False
 
 
 def is_production(candidate: Candidate) -> bool:
@@ -78,7 +98,17 @@ class RankedCandidate:
     candidate: Candidate
 
 
+def lacks_evidence(kind: str, candidate: Candidate) -> bool:
+    """A ranked list takes no run resting on summaries alone unless the committee accepted the gap."""
+    return kind in RANKED_KIND_VALUES and bool(candidate.summary_only) and not candidate.gap_accepted
+
+
 def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
+    return qualifies_by_rules(kind, candidate, window) and not lacks_evidence(kind, candidate)
+
+
+def qualifies_by_rules(kind: str, candidate: Candidate, window: ListWindow) -> bool:
+    """Every rule but the evidence one: the run would be on the list if its evidence were complete."""
     if candidate.score is None or candidate.withdrawn or candidate.release_date > window.release_date:
         return False
     if not candidate.reviewed:
@@ -126,10 +156,16 @@ class Duplicate:
 class RankedList:
     entries: list[RankedCandidate]
     duplicates: list[Duplicate]
+    # Runs that qualify by every other rule, left out because scored phases lack their raw outputs
+    # and no committee decision names the gap (in score order; each names its phases).
+    evidence_gaps: list[Candidate] = field(default_factory=list)
 
 
 def rank_with_duplicates(kind: str, candidates: list[Candidate], window: ListWindow) -> RankedList:
-    members = sorted((c for c in candidates if qualifies(kind, c, window)), key=order_key)
+    eligible = sorted((c for c in candidates if qualifies_by_rules(kind, c, window)), key=order_key)
+    # Left out before the one-per-system rule: a run that is not listed does not hold its system's place.
+    evidence_gaps = [c for c in eligible if lacks_evidence(kind, c)]
+    members = [c for c in eligible if not lacks_evidence(kind, c)]
     duplicates: list[Duplicate] = []
     if kind in RANKED_KINDS:
         kept: dict[int, int] = {}
@@ -146,7 +182,7 @@ def rank_with_duplicates(kind: str, candidates: list[Candidate], window: ListWin
     entries = [
         RankedCandidate(rank=index, candidate=candidate) for index, candidate in enumerate(members, start=1)
     ]
-    return RankedList(entries=entries, duplicates=duplicates)
+    return RankedList(entries=entries, duplicates=duplicates, evidence_gaps=evidence_gaps)
 
 
 def rank_candidates(kind: str, candidates: list[Candidate], window: ListWindow) -> list[RankedCandidate]:

@@ -1,5 +1,6 @@
 """Reads behind the committee's publishing pages: the state of a release's lists and the draft of
-one list with the duplicates the one-per-system rule left out. Committee-only data: drafts and
+one list with the duplicates the one-per-system rule left out and the runs the evidence rule left
+out. Committee-only data: drafts and
 unpublished submissions appear here, so only committee views may call these."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from registry.lists.membership import Candidate, rank_with_duplicates
 from registry.lists.selectors import list_candidates, list_entries
 from registry.lists.services import list_window
 from registry.models import KIND_ORDER, ListEntry, ListSnapshot, Release
+from submissions.evidence_basis import with_basis
 from submissions.models import ReviewState, Submission
 
 
@@ -109,6 +111,35 @@ def draft_duplicates(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
     return [_candidate_row(d.candidate, names, d.kept_submission_id) for d in ranked.duplicates]
 
 
+def list_evidence_gaps(*, release: Release, kind: str) -> list[dict[str, Any]]:
+    """The runs a build of this list leaves out because scored phases lack their raw outputs and no
+    committee decision names the gap: each with the phases, best score first."""
+    ranked = rank_with_duplicates(kind, list_candidates(release=release), list_window(release))
+    ids = [c.submission_id for c in ranked.evidence_gaps]
+    names = {
+        row["pk"]: row
+        for row in Submission.objects.filter(pk__in=ids).values(
+            "pk", "storage_system__name", "storage_system__institution__name", "release__name"
+        )
+    }
+    return [
+        {**_candidate_row(c, names), "summary_only": list(c.summary_only), "reason": evidence_gap_reason(c)}
+        for c in ranked.evidence_gaps
+    ]
+
+
+def evidence_gap_reason(candidate: Candidate) -> str:
+    phases = ", ".join(candidate.summary_only)
+    return (
+        f"verified from summaries only: no raw output backs {phases}, and no committee decision "
+        "accepts that gap"
+    )
+
+
+def draft_evidence_gaps(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
+    return list_evidence_gaps(release=snapshot.release, kind=snapshot.kind)
+
+
 def draft_changes(*, snapshot: ListSnapshot) -> dict[str, list[int]]:
     """Which submissions the draft adds to, and drops from, the list's current published version."""
     published = (
@@ -130,8 +161,9 @@ def accepted_unlisted(*, release: Release) -> list[Submission]:
     listed = ListEntry.objects.filter(
         snapshot__release=release, snapshot__status=ListSnapshot.Status.DRAFT
     ).values("submission_id")
-    return list(
+    rows = (
         Submission.objects.filter(release=release, review_state=ReviewState.ACCEPTED)
         .exclude(pk__in=listed)
         .select_related("storage_system")
     )
+    return list(with_basis(rows))

@@ -15,6 +15,7 @@ from registry.lists.publishing_selectors import (
     accepted_unlisted,
     draft_changes,
     draft_duplicates,
+    draft_evidence_gaps,
     draft_get,
     draft_rows,
     release_kind_states,
@@ -144,6 +145,7 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "draft": draft,
         "rows": draft_rows(snapshot=draft) if draft else [],
         "duplicates": draft_duplicates(snapshot=draft) if draft else [],
+        "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
         "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import CharField, Count, F, Min, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, Count, F, JSONField, Min, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.fields.json import KT, KeyTextTransform
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
@@ -14,7 +14,16 @@ from registry.core.public_cache import seconds_until
 from registry.lists.membership import Candidate
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
 from scoring.rules.params import is_bundled_runner
-from submissions.models import ListCategory, Reproducibility, Result, ReviewState, Submission
+from submissions.evidence_basis import gap_covered
+from submissions.models import (
+    Archive,
+    ListCategory,
+    Reproducibility,
+    Result,
+    ReviewEvent,
+    ReviewState,
+    Submission,
+)
 
 VISIBLE_STATUSES = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
 HOME_KINDS = (ListKind.PRODUCTION, ListKind.RESEARCH, ListKind.IO500)
@@ -186,11 +195,30 @@ def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[Any]]:
     }
 
 
+def _gap_decisions(submission_ids: list[int]) -> dict[int, list[tuple[list[str], str]]]:
+    """The committee's decisions naming a gap in the evidence, per submission (one query, none when
+    no candidate has a gap)."""
+    decisions: dict[int, list[tuple[list[str], str]]] = {}
+    if not submission_ids:
+        return decisions
+    rows = (
+        ReviewEvent.objects.filter(submission_id__in=submission_ids)
+        .exclude(gap_phases=[])
+        .values_list("submission_id", "gap_phases", "gap_archive_sha256")
+    )
+    for submission_id, phases, sha in rows:
+        decisions.setdefault(submission_id, []).append((list(phases or ()), sha))
+    return decisions
+
+
 def list_candidates(*, release: Release) -> list[Candidate]:
-    """Every scored submission up to the release, shaped for the membership rules (one query)."""
+    """Every scored submission up to the release, shaped for the membership rules (one query, and
+    one more for the committee's gap decisions when some run rests on summaries alone)."""
     primary = Result.objects.filter(submission=OuterRef("pk"), is_primary=True)
     primary_nodes = primary.values("nodes")[:1]
     primary_version = primary.values("version")[:1]
+    primary_gap = primary.values("summary_only_phases")[:1]
+    result_archive = Archive.objects.filter(submission=OuterRef("pk"), kind=Archive.Kind.RESULT)
     rows = (
         Submission.objects.filter(
             release__publication_date__lte=release.publication_date,
@@ -204,6 +232,8 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             list_name=KT("published_record__information_list_name"),
             removed_by=KT("published_record__removed_by_sql_file"),
             run_version=Subquery(primary_version),
+            summary_only=Subquery(primary_gap, output_field=JSONField()),
+            archive_sha256=Subquery(result_archive.values("sha256")[:1]),
         )
         .values(
             "id",
@@ -222,8 +252,12 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             "category",
             "reproducibility",
             "run_version",
+            "summary_only",
+            "archive_sha256",
         )
     )
+    found = list(rows)
+    decisions = _gap_decisions([row["id"] for row in found if row["summary_only"]])
     return [
         Candidate(
             submission_id=row["id"],
@@ -244,8 +278,12 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             scc=(row["list_name"] or "").lower().startswith("scc"),
             withdrawn=bool(row["removed_by"]),
             bundled_runner=is_bundled_runner(row["run_version"]),
+            summary_only=tuple(row["summary_only"] or ()),
+            gap_accepted=gap_covered(
+                row["summary_only"] or (), row["archive_sha256"] or "", decisions.get(row["id"], ())
+            ),
         )
-        for row in rows
+        for row in found
     ]
 
 

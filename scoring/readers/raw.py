@@ -43,7 +43,7 @@ def parse_ior(text: str, file: str) -> RawOutput:
     nodes: int | None = None
     tasks: int | None = None
     per_node: int | None = None
-    row: list[str] | None = None
+    rows: list[list[str]] = []
     max_text: str | None = None
     stonewall: float | None = None
     moved: float | None = None
@@ -63,11 +63,11 @@ def parse_ior(text: str, file: str) -> RawOutput:
                 _clock(line, clock)
             continue
         if first == "w" or first == "r":
-            # io500.sh read the first result row (`grep '^write' | head -1`); so do we.
-            if row is None and line.startswith(("write ", "read ")):
+            # One result row per repetition; io500.sh read the first (`grep '^write' | head -1`).
+            if line.startswith(("write ", "read ")):
                 fields = line.split()
-                if len(fields) >= 9:
-                    row = fields
+                if len(fields) >= 9 and to_float(fields[1]) is not None:
+                    rows.append(fields)
             continue
         if first == "C" and command is None:
             match = _IOR_COMMAND_RE.match(line)
@@ -113,24 +113,15 @@ def parse_ior(text: str, file: str) -> RawOutput:
     if nodes is None and tasks is not None and per_node:
         # IOR before 3.3 prints no node count, only tasks and tasks per node.
         nodes = -(-tasks // per_node)
+    row = rows[0] if rows else None
+    summary = _summary(summary_header, summary_row)
+    figures = _IorFigures(rows, max_text, summary, moved if len(rows) <= 1 else None)
     row_bw = to_float(row[1]) if row else None
     max_mib = to_float(max_text)
-    bw_mib = max_mib if max_mib is not None else row_bw
+    bw_mib = max_mib if max_mib is not None and len(rows) <= 1 else row_bw
     time_text = row[-2] if row else None
     time_s = to_float(time_text)
-    summary_bytes = _ior_moved_bytes(summary_header, summary_row)
-    bounds: list[tuple[float, float]] = []
-    if row is not None and row_bw is not None:
-        bounds.append(_around(row_bw, half_unit(row[1])))
-    if max_text is not None and max_mib is not None:
-        bounds.append(_around(max_mib, half_unit(max_text)))
-    bounds.extend(_ior_summary_bounds(summary_header, summary_row))
-    if moved is not None and time_text is not None and time_s:
-        # The exact byte count over the printed time: a range of its own, independent of the bw digits.
-        low_t, high_t = _around(time_s, half_unit(time_text))
-        if low_t > 0:
-            bounds.append((moved / high_t / MIB, moved / low_t / MIB))
-    low, high = _intersection(bounds)
+    low, high = figures.value_range()
     time_low, time_high = (
         _around(time_s, half_unit(time_text)) if time_s is not None and time_text else (None, None)
     )
@@ -144,7 +135,7 @@ def parse_ior(text: str, file: str) -> RawOutput:
         time_s=time_s,
         errors=errors,
         stonewall_s=stonewall,
-        items=moved if moved is not None else summary_bytes,
+        items=moved if moved is not None else _ior_moved_bytes(summary),
         value_low=None if low is None else low / 1024,
         value_high=None if high is None else high / 1024,
         time_low=time_low,
@@ -153,23 +144,120 @@ def parse_ior(text: str, file: str) -> RawOutput:
         script_time_s=to_float(row[7]) if row else None,
         started=clock.get("Began"),
         finished=clock.get("Finished"),
+        contradictions=figures.contradictions(),
+        open_close_s=_open_close(row),
     )
+
+
+def _open_close(row: list[str] | None) -> float | None:
+    """The longer of open(s) and close(s): the 5th and 3rd columns from the end in every IOR layout."""
+    if row is None or len(row) < 9:
+        return None
+    times = [value for text in (row[-5], row[-3]) if (value := to_float(text)) is not None]
+    return max(times) if times else None
+
+
+# IOR prints the summary's aggs(MiB) from a C float: 24 bits of mantissa, whatever digits it shows.
+FLOAT_RELATIVE = 2.0**-24
+Range = tuple[float, float]
+
+
+def _summary(header: list[str] | None, row: list[str] | None) -> dict[str, str]:
+    """The "Summary of all tests" row by column name; empty when the row does not fit the header."""
+    if header is None or row is None or len(row) != len(header):
+        return {}
+    return dict(zip(header, row, strict=True))
+
+
+def _printed(text: str | None) -> Range | None:
+    value = to_float(text)
+    return None if value is None or text is None else _around(value, half_unit(text))
+
+
+def _overlap(a: Range, b: Range) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+class _IorFigures:
+    """Every bandwidth IOR printed for one operation, as the ranges their digits allow (MiB/s).
+
+    One repetition: the result row, the `Max` line, the summary's Max, Min and Mean columns,
+    aggs(MiB) over Mean(s) and the exact bytes moved over the row's time all describe the same
+    number, so the value lies in their intersection, and figures that cannot all be true mean the
+    file was edited. Several repetitions: the `Max` line and Max column are the fastest row, the
+    Min column the slowest, and the value is the first row (what io500.sh read).
+    """
+
+    def __init__(
+        self, rows: list[list[str]], max_text: str | None, summary: dict[str, str], moved: float | None
+    ) -> None:
+        self.rows = [
+            (f"result row {index + 1}", bw) for index, row in enumerate(rows) if (bw := _printed(row[1]))
+        ]
+        self.maximum = [
+            (name, bound)
+            for name, bound in (
+                ("the Max line", _printed(max_text)),
+                ("the summary's Max(MiB)", _printed(summary.get("Max(MiB)"))),
+            )
+            if bound is not None
+        ]
+        minimum = _printed(summary.get("Min(MiB)"))
+        self.minimum = [("the summary's Min(MiB)", minimum)] if minimum is not None else []
+        self.single: list[tuple[str, Range]] = []
+        mean = _printed(summary.get("Mean(MiB)"))
+        if mean is not None:
+            self.single.append(("the summary's Mean(MiB)", mean))
+        seconds, size = _printed(summary.get("Mean(s)")), _printed(summary.get("aggs(MiB)"))
+        if seconds is not None and size is not None and seconds[0] > 0:
+            size = (size[0] * (1 - FLOAT_RELATIVE), size[1] * (1 + FLOAT_RELATIVE))
+            self.single.append(("aggs(MiB) over Mean(s)", (size[0] / seconds[1], size[1] / seconds[0])))
+        time = _printed(rows[0][-2]) if rows else None
+        if moved is not None and time is not None and time[0] > 0:
+            self.single.append(
+                ("the bytes moved over the row's time", (moved / time[1] / MIB, moved / time[0] / MIB))
+            )
+
+    def _one_repetition(self) -> bool:
+        return len(self.rows) <= 1
+
+    def _groups(self) -> list[list[tuple[str, Range]]]:
+        """Figures that must describe one and the same number."""
+        if self._one_repetition():
+            return [self.rows + self.maximum + self.minimum + self.single]
+        fastest = max(self.rows, key=lambda item: item[1][0])
+        slowest = min(self.rows, key=lambda item: item[1][1])
+        return [[fastest, *self.maximum], [slowest, *self.minimum]]
+
+    def value_range(self) -> tuple[float | None, float | None]:
+        figures = self._groups()[0] if self._one_repetition() else self.rows[:1]
+        if not figures:
+            return None, None
+        low = max(bound[0] for _, bound in figures)
+        high = min(bound[1] for _, bound in figures)
+        if low > high:  # contradicting figures: contradictions() names them; keep every one in play
+            return min(bound[0] for _, bound in figures), max(bound[1] for _, bound in figures)
+        return low, high
+
+    def contradictions(self) -> tuple[str, ...]:
+        found: list[str] = []
+        for group in self._groups():
+            for index, (name, bound) in enumerate(group):
+                clash = next((other for other in group[:index] if not _overlap(other[1], bound)), None)
+                if clash is not None:
+                    found.append(
+                        f"{clash[0]} allows {_span(clash[1])} MiB/s but {name} allows {_span(bound)} MiB/s"
+                    )
+                    break
+        return tuple(found)
+
+
+def _span(bound: Range) -> str:
+    return f"{bound[0]:.10g} to {bound[1]:.10g}" if bound[1] - bound[0] > 0 else f"{bound[0]:.10g}"
 
 
 def _around(value: float, error: float) -> tuple[float, float]:
     return value - error, value + error
-
-
-def _intersection(bounds: list[tuple[float, float]]) -> tuple[float | None, float | None]:
-    """The values every printed figure allows. An empty intersection means the file contradicts
-    itself; the widest range is then kept so that the comparison with the summary still names it."""
-    if not bounds:
-        return None, None
-    low = max(bound[0] for bound in bounds)
-    high = min(bound[1] for bound in bounds)
-    if low > high:
-        return min(bound[0] for bound in bounds), max(bound[1] for bound in bounds)
-    return low, high
 
 
 def _clock(line: str, clock: dict[str, str]) -> None:
@@ -207,39 +295,11 @@ def _stamp(year: str, month: int, day: str, time: str) -> str | None:
     return stamp.strftime(CLOCK_FORMAT)
 
 
-def _summary_column(header: list[str], row: list[str], name: str) -> tuple[float, str] | None:
-    if name not in header:
-        return None
-    text = row[header.index(name)]
-    value = to_float(text)
-    return None if value is None else (value, text)
-
-
-def _ior_summary_bounds(header: list[str] | None, row: list[str] | None) -> list[tuple[float, float]]:
-    """MiB/s ranges from "Summary of all tests": the Max(MiB) column and aggs(MiB) / Mean(s)."""
-    if header is None or row is None or len(row) != len(header):
-        return []
-    bounds = []
-    maximum = _summary_column(header, row, "Max(MiB)")
-    if maximum is not None:
-        bounds.append(_around(maximum[0], half_unit(maximum[1])))
-    size = _summary_column(header, row, "aggs(MiB)")
-    seconds = _summary_column(header, row, "Mean(s)")
-    if size is not None and seconds is not None:
-        low_s, high_s = _around(seconds[0], half_unit(seconds[1]))
-        low_b, high_b = _around(size[0], half_unit(size[1]))
-        if low_s > 0:
-            bounds.append((low_b / high_s, high_b / low_s))
-    return bounds
-
-
-def _ior_moved_bytes(header: list[str] | None, row: list[str] | None) -> float | None:
+def _ior_moved_bytes(summary: dict[str, str]) -> float | None:
     """Bytes moved, from the "Summary of all tests" table (aggs(MiB) in IOR 3.2+, aggsize before)."""
-    if header is None or row is None or len(row) != len(header):
-        return None
     for column, scale in (("aggs(MiB)", MIB), ("aggsize", 1)):
-        if column in header:
-            value = to_float(row[header.index(column)])
+        if column in summary:
+            value = to_float(summary[column])
             return None if value is None else value * scale
     return None
 

@@ -43,7 +43,16 @@ from functools import lru_cache
 
 from scoring.codes import finding
 from scoring.means import phase_error, significant_error
-from scoring.model import PHASE_ORDER, Era, Finding, Phase, RawOutput, RunResult
+from scoring.model import (
+    PHASE_ORDER,
+    BasisLevel,
+    Era,
+    EvidenceBasis,
+    Finding,
+    Phase,
+    RawOutput,
+    RunResult,
+)
 from scoring.readers.numbers import to_float
 from scoring.rules.find import rate_agrees
 
@@ -58,6 +67,9 @@ RANK_CSV_ERAS = (Era.C_ISC21, Era.C_SC21, Era.C_ISC25)  # saveRankPerformanceDet
 IOR_WRITES = ("ior-easy-write", "ior-hard-write")
 MIN_WRITE_SECONDS = 300.0
 CLOCK_SLACK_S = 1.0  # t_start / t_end and the tools' clocks print whole seconds
+# Timers against the wall clock: 3.98 s over a 1,701 s phase on a real run (0.23 %); NTP alone
+# slews at most 0.05 %. Twice the worst seen, in proportion to the duration.
+CLOCK_DRIFT = 0.005
 CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"
 RELATIVE_SLACK = 1e-9  # double arithmetic against printed decimals, far below any printed digit
 CSV_RELATIVE = 1e-6  # per-rank CSVs print 11 significant digits; sums of thousands of them
@@ -75,6 +87,9 @@ UNREADABLE = "unreadable"
 NOT_RECORDED = "not-recorded"  # the era or tool writes no raw output for it (external find script)
 OWN_OUTPUT = "own-output"  # io-500-dev: the value is read from the raw output itself
 UNSUPPORTED = "unsupported"  # md-workbench: no reader
+# A value some output of the tool itself backs: its raw file agreed, the era's raw record is the
+# output (io-500-dev), or the application recorded an external find script's own last line.
+BACKED = (AGREES, OWN_OUTPUT, NOT_RECORDED)
 
 
 @dataclass(frozen=True)
@@ -92,6 +107,26 @@ class EvidenceReport:
     files: dict[str, str] = field(default_factory=dict)  # required file -> status (C eras only)
     phases: list[PhaseEvidence] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # Invariants between phases (clocks in order, bytes and items carried over): name -> status.
+    cross: dict[str, str] = field(default_factory=dict)
+
+    def basis(self) -> EvidenceBasis:
+        """What the verdict rests on: the weakest scored phase decides the level."""
+        scored = [p for p in self.phases if p.scored]
+        summary_only = tuple(p.phase for p in scored if p.value not in BACKED)
+        tool_checked = sum(p.value in BACKED for p in scored)
+        rank_phases = [p for p in scored if p.kind in ("ior", "mdtest")]
+        rank_checked = sum(p.ranks == AGREES for p in scored)
+        cross_checked = sum(status == AGREES for status in self.cross.values())
+        if summary_only or not scored:
+            level = BasisLevel.SUMMARIES
+        elif not rank_phases or any(p.ranks != AGREES for p in rank_phases):
+            level = BasisLevel.TOOL_OUTPUTS
+        elif cross_checked == 0 or DISAGREES in self.cross.values():
+            level = BasisLevel.PER_RANK
+        else:
+            level = BasisLevel.CROSS_PHASE
+        return EvidenceBasis(level, summary_only, tool_checked, rank_checked, cross_checked)
 
 
 def kind_of(phase: str) -> str:
@@ -395,32 +430,40 @@ def _check_find_counts(
     return status
 
 
+def _drift_slack(seconds: float) -> float:
+    """How far two clocks of one run may disagree over `seconds`: whole-second stamps plus drift."""
+    return CLOCK_SLACK_S + CLOCK_DRIFT * abs(seconds)
+
+
+def _phase_clocks(
+    phase: Phase, report: EvidenceReport
+) -> tuple[dt.datetime | None, dt.datetime | None, float | None]:
+    """t_start, t_end and t_delta; a value that is there but unreadable is an edited clock."""
+    start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
+    t_delta = to_float(phase.values.get("t_delta"))
+    for key, parsed in (("t_start", start), ("t_end", end), ("t_delta", t_delta)):
+        text = phase.values.get(key)
+        if text is not None and parsed is None:
+            _emit(report, phase, "evidence-clock-unreadable", key=key, text=text[:80])
+    return start, end, t_delta
+
+
 def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: EvidenceReport) -> str | None:
     if run.era.is_shell:
         return _check_script_time(run, phase, raw, report)
+    start, end, t_delta = _phase_clocks(phase, report)
     status: str | None = None
-    start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
-    t_delta = to_float(phase.values.get("t_delta"))
-    slack = dt.timedelta(seconds=CLOCK_SLACK_S)
     if start is not None and end is not None and t_delta is not None:
-        wall = (end - start).total_seconds()
-        status = AGREES
-        if abs(wall - t_delta) > CLOCK_SLACK_S + 0.001:
-            status = DISAGREES
-            _emit(
-                report,
-                phase,
-                "evidence-runtime-mismatch",
-                claimed=f"{t_delta:.4f}",
-                source="t_delta in result.txt",
-                other=f"its t_start {phase.values.get('t_start')} and t_end {phase.values.get('t_end')}",
-                actual=f"{wall:.0f}",
-            )
-    if raw is None or start is None or end is None:
+        status = _check_wall(phase, start, end, t_delta, report)
+    if raw is None:
+        return status
+    status = _check_tool_times(phase, raw, t_delta, report) or status
+    if start is None or end is None:
         return status
     started, finished = _clock(raw.started), _clock(raw.finished)
     if started is None and finished is None:
         return status
+    slack = dt.timedelta(seconds=CLOCK_SLACK_S)
     inside = (started is None or started >= start - slack) and (finished is None or finished <= end + slack)
     if inside:
         return status or AGREES
@@ -436,6 +479,73 @@ def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: Ev
         end=phase.values.get("t_end"),
     )
     return DISAGREES
+
+
+def _check_wall(
+    phase: Phase, start: dt.datetime, end: dt.datetime, t_delta: float, report: EvidenceReport
+) -> str:
+    """t_delta is timed between the printing of t_start and t_end, so it cannot be longer than
+    their distance; it can be shorter by whatever stalls the printing after the timer stopped."""
+    wall = (end - start).total_seconds()
+    slack = _drift_slack(t_delta) + 0.001
+    if t_delta > wall + slack:
+        _emit(
+            report,
+            phase,
+            "evidence-runtime-mismatch",
+            claimed=f"{t_delta:.4f}",
+            source="t_delta in result.txt",
+            other=f"its t_start {phase.values.get('t_start')} and t_end {phase.values.get('t_end')}",
+            actual=f"{wall:.0f}",
+        )
+        return DISAGREES
+    if wall > t_delta + slack:
+        report.findings.append(
+            finding("evidence-runtime-gap", phase=phase.name, wall=wall, t_delta=t_delta, gap=wall - t_delta)
+        )
+    return AGREES
+
+
+def _check_tool_times(
+    phase: Phase, raw: RawOutput, t_delta: float | None, report: EvidenceReport
+) -> str | None:
+    """The tool runs inside the phase, and its own timer inside its own clocks.
+
+    IOR's total time runs from the first rank's open to the last rank's close, each rank on its own
+    clock: offsets between nodes lengthen it (by 345 s on one real DAOS run) and show in its open
+    and close columns, so IOR's time may exceed the wall clocks by that much and no more.
+    """
+    started, finished = _clock(raw.started), _clock(raw.finished)
+    span = (finished - started).total_seconds() if started and finished else None
+    skew = (raw.open_close_s or 0.0) if raw.tool == "ior" else 0.0
+    tool_time = raw.time_low
+    checks: list[tuple[str, float, str, float, str]] = []
+    if span is not None and t_delta is not None:
+        checks.append(("from its start to its end", span, f"{t_delta:.4f}", t_delta, "phase's t_delta"))
+    if tool_time is not None and span is not None and raw.tool in ("ior", "mdtest"):
+        checks.append(
+            (f"for {tool_time:.2f}", tool_time - skew, f"{span:.0f}", span, "tool's own start and end clocks")
+        )
+    if tool_time is not None and t_delta is not None and raw.tool in ("ior", "mdtest"):
+        checks.append(
+            (f"for {tool_time:.2f}", tool_time - skew, f"{t_delta:.4f}", t_delta, "phase's t_delta")
+        )
+    for what, seconds, shown, limit, bound in checks:
+        slack = _drift_slack(limit)
+        if seconds > limit + slack:
+            _emit(
+                report,
+                phase,
+                "evidence-tool-outlasts-phase",
+                raw_file=raw.file,
+                tool=raw.tool,
+                what=what,
+                limit=shown,
+                bound=bound + (f" (less {skew:.1f} s of open and close)" if skew else ""),
+                slack=slack,
+            )
+            return DISAGREES
+    return None
 
 
 def _check_script_time(
@@ -497,7 +607,11 @@ def _check_phase(run: RunResult, phase: Phase, report: EvidenceReport, collected
             collected.missing.append((phase.name, _expected_files(run, phase)))
             value = MISSING
     else:
-        value = _check_value(run, phase, raw, report)
+        for detail in raw.contradictions:
+            _emit(
+                report, phase, "evidence-tool-contradiction", raw_file=raw.file, tool=raw.tool, detail=detail
+            )
+        value = DISAGREES if raw.contradictions else _check_value(run, phase, raw, report)
         if kind in ("ior", "mdtest"):
             _check_command(run, phase, raw, report)
         _check_stonewall(run, phase, raw, report)
@@ -521,21 +635,34 @@ def _find_script(run: RunResult, phase: Phase) -> str | None:
 
 
 # --- across phases ------------------------------------------------------------------------------
-def _check_order(run: RunResult, report: EvidenceReport) -> None:
-    """The tools' outputs must follow one another in phase order (standard mode: fixed order)."""
-    if run.mode == "extended":
-        return
+def _run_order(run: RunResult) -> list[Phase]:
+    """The phases in the order they ran: result.txt's section order where there is one (it is
+    written as the phases run, in either mode), else the standard order."""
     pool = {**run.phases, **run.extra_phases}
+    names = [name for name, _ in run.result_ini if name in pool] or list(PHASE_ORDER)
+    seen: set[str] = set()
+    ordered = []
+    for name in names:
+        if name in pool and name not in seen:
+            seen.add(name)
+            ordered.append(pool[name])
+    return ordered
+
+
+def _check_order(run: RunResult, report: EvidenceReport) -> None:
+    """The tools' outputs must follow one another in the order the phases ran."""
     previous: tuple[Phase, RawOutput, dt.datetime] | None = None
-    for name in PHASE_ORDER:
-        phase = pool.get(name)
-        raw = phase.raw if phase is not None else None
-        if phase is None or raw is None:
+    status = None
+    for phase in _run_order(run):
+        raw = phase.raw
+        if raw is None:
             continue
         started, finished = _clock(raw.started), _clock(raw.finished)
         if started is not None and previous is not None:
             before, before_raw, ended = previous
+            status = status or AGREES
             if started < ended - dt.timedelta(seconds=CLOCK_SLACK_S):
+                status = DISAGREES
                 _emit(
                     report,
                     phase,
@@ -548,6 +675,33 @@ def _check_order(run: RunResult, report: EvidenceReport) -> None:
                 )
         if finished is not None:
             previous = (phase, raw, finished)
+    if status is not None:
+        report.cross["tool clocks in phase order"] = status
+
+
+def _check_phase_chain(run: RunResult, report: EvidenceReport) -> None:
+    """Each phase starts after the one before it ended (result.txt's clocks, whole seconds)."""
+    previous: tuple[Phase, dt.datetime] | None = None
+    status = None
+    for phase in _run_order(run):
+        start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
+        if start is not None and previous is not None:
+            before, ended = previous
+            status = status or AGREES
+            if start < ended - dt.timedelta(seconds=CLOCK_SLACK_S):
+                status = DISAGREES
+                _emit(
+                    report,
+                    phase,
+                    "evidence-phase-overlap",
+                    start=phase.values.get("t_start"),
+                    previous=before.name,
+                    end=before.values.get("t_end"),
+                )
+        if end is not None:
+            previous = (phase, end)
+    if status is not None:
+        report.cross["phases one after the other"] = status
 
 
 def _summary_findings(run: RunResult, report: EvidenceReport, collected: _Collected) -> None:
@@ -561,8 +715,14 @@ def _summary_findings(run: RunResult, report: EvidenceReport, collected: _Collec
                 these=len(phases),
             )
         )
-    if collected.ranks_missing:
-        report.findings.append(finding("evidence-ranks-missing", phases=", ".join(collected.ranks_missing)))
+    present = set(run.files)
+    emptied = [name for name in collected.ranks_missing if f"{name}.csv" in present]
+    absent = [name for name in collected.ranks_missing if name not in emptied]
+    if absent:
+        report.findings.append(finding("evidence-ranks-missing", phases=", ".join(absent)))
+    if emptied:
+        files = ", ".join(f"{name}.csv" for name in emptied)
+        report.findings.append(finding("evidence-ranks-empty", files=files, phases=", ".join(emptied)))
     if collected.unsupported:
         report.findings.append(finding("evidence-raw-unsupported", phases=", ".join(collected.unsupported)))
     if not run.era.is_shell and run.result_ini:
@@ -606,6 +766,8 @@ def evidence_report(run: RunResult) -> EvidenceReport:
     for phase in phases:
         _check_phase(run, phase, report, collected)
     _check_order(run, report)
+    if not run.era.is_shell:
+        _check_phase_chain(run, report)
     _summary_findings(run, report, collected)
     return report
 

@@ -84,12 +84,19 @@ def score_hash_findings(run: RunResult) -> list[Finding]:
     if size > MAX_HASHED_CHARS:
         return [finding("score-hash-absent", reason=_too_long("result.txt", size))]
     legacy = not version_hashes_md_bw(version)
-    variants = [legacy] if version else [False, True]  # an empty version may be io500-isc21_v1
+    # Only a plain release tag says which source was built. A build past a tag (`-N-g<sha>`), a
+    # modified one or an empty version may sit on either side of the fix that added MD and BW to
+    # the hash (io500-isc21_v1-6-g739a1de1dda9 hashes them), so both recipes are tried there.
+    variants = [legacy] if is_release_version(version) else [legacy, not legacy]
     for without_md_bw in variants:
         expected = score_hash(version, phases, md, bw, total, include_md_bw=not without_md_bw)
         shown = format_hash(stored)
         if stored == expected:
-            code = "score-hash-legacy" if without_md_bw and not version else "score-hash-verified"
+            code = (
+                "score-hash-legacy"
+                if without_md_bw and not is_release_version(version)
+                else "score-hash-verified"
+            )
             return [finding(code, stored=shown)]
         if stored == score_hash(version, phases, md, bw, total, include_md_bw=not without_md_bw, valid=False):
             return [finding("score-hash-invalid-run", stored=shown)]

@@ -98,6 +98,10 @@ def _create_result(
         config=run.config,
         files=list(run.files),
         fingerprint=run_fingerprint(run),
+        # What the verdict rests on: the level and the scored phases no raw output backs, which the
+        # pages name and the list rules read (registry.lists.membership).
+        basis_level=verification.basis.level.value,
+        summary_only_phases=list(verification.basis.summary_only),
     )
     phases = [*run.phases.values(), *run.extra_phases.values()]
     PhaseResult.objects.bulk_create([_phase_row(result, phase) for phase in phases])

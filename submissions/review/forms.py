@@ -50,11 +50,30 @@ class SubmitForm(forms.Form):
         release_field.queryset = open_releases()
 
 
-class DecisionForm(forms.Form):
+def _phase_names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class GapFields(forms.Form):
+    """The phases whose missing raw outputs the committee was shown, echoed back so that the
+    decision names exactly them (the service refuses when the gap changed meanwhile)."""
+
+    gap_phases = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def named_phases(self) -> list[str]:
+        return _phase_names(self.cleaned_data.get("gap_phases") or "")
+
+
+class DecisionForm(GapFields):
     action = forms.ChoiceField(
         choices=[(t.action, t.label) for t in TRANSITIONS.values() if t.actor is Actor.COMMITTEE]
     )
     reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    accept_gap = forms.BooleanField(required=False)
+
+
+class GapAcceptForm(GapFields):
+    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class AssessForm(forms.Form):

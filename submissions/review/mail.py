@@ -22,6 +22,7 @@ _SUBJECTS = {
     "reject": "rejected",
     "publish": "published",
     "assess": "reproducibility assessed",
+    "accept_gap": "accepted despite missing raw outputs",
 }
 
 

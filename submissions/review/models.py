@@ -95,6 +95,7 @@ ACTION_LABELS = {
     "reject": "Rejected",
     "publish": "Published",
     "assess": "Reproducibility assessed",
+    "accept_gap": "Accepted despite missing raw outputs",
 }
 
 
@@ -111,6 +112,15 @@ class ReviewEvent(models.Model):
     from_state = models.CharField(max_length=20)
     to_state = models.CharField(max_length=20)
     reason = models.TextField(blank=True)
+    # A decision that accepts a gap in the evidence names it: the scored phases whose raw outputs the
+    # archive lacks, and the archive it looked at. It covers the run only while the archive is that
+    # one and its gap is within these phases (submissions.evidence_basis.gap_covered).
+    gap_phases = models.JSONField(
+        default=list, blank=True, help_text="Scored phases accepted without their raw outputs."
+    )
+    gap_archive_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="The result archive the gap was accepted for."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from registry.models import Release
 from submissions.ingest.record import ingest_store_rejection, ingest_store_verifications
 from submissions.ingest.verify import IngestRejected, run_ingest_work
-from submissions.models import Archive, Finding, ReverifyItem, ReverifyRun, Submission
+from submissions.models import Archive, Finding, Result, ReverifyItem, ReverifyRun, Submission
 
 logger = logging.getLogger(__name__)
 
@@ -28,12 +28,21 @@ def submission_verdict(submission: Submission) -> dict[str, Any]:
     findings = Finding.objects.filter(submission=submission).values_list("severity", "code")
     errors = sorted({code for severity, code in findings if severity == Finding.Severity.ERROR})
     warnings = sorted({code for severity, code in findings if severity == Finding.Severity.WARNING})
+    # What the verdict rests on: a run that lost its evidence (or gained it) is a changed verdict,
+    # since the lists read it (registry.lists.membership).
+    basis = (
+        Result.objects.filter(submission=submission, is_primary=True)
+        .values_list("basis_level", "summary_only_phases")
+        .first()
+    )
     return {
         "status": submission.status,
         "valid": submission.valid,
         "score": round(submission.score, SCORE_DECIMALS) if submission.score is not None else None,
         "errors": errors,
         "warnings": warnings,
+        "basis": basis[0] if basis else "",
+        "summary_only": list(basis[1] or ()) if basis else [],
     }
 
 
@@ -112,7 +121,7 @@ def reverify_submission(*, run_id: int, submission_id: int) -> ReverifyItem | No
         _finish(item, after={}, changed=False, error=f"{type(error).__name__}: {error}")
         return item
     after = submission_verdict(submission)
-    _finish(item, after=after, changed=after != item.before, error="")
+    _finish(item, after=after, changed=bool(verdict_differences(item.before, after)), error="")
     item.refresh_from_db()
     return item
 
@@ -123,6 +132,15 @@ def verdict_differences(before: dict[str, Any], after: dict[str, Any]) -> list[s
     for key in ("status", "valid", "score"):
         if before.get(key) != after.get(key):
             lines.append(f"{key}: {before.get(key)} -> {after.get(key)}")
+    # A level first recorded now (rows verified before levels were kept, or items without the key)
+    # is no change of the verdict: only a level that moves is.
+    if before.get("basis") and before.get("basis") != after.get("basis"):
+        lines.append(
+            f"evidence: {before.get('basis') or 'not recorded'} -> {after.get('basis') or 'not recorded'}"
+        )
+    if before.get("basis") and before.get("summary_only") != after.get("summary_only"):
+        now = ", ".join(after.get("summary_only") or ()) or "none"
+        lines.append(f"phases without raw output: {now}")
     for key in ("errors", "warnings"):
         added = sorted(set(after.get(key, [])) - set(before.get(key, [])))
         removed = sorted(set(before.get(key, [])) - set(after.get(key, [])))

@@ -84,6 +84,11 @@ TRANSITIONS: dict[str, Transition] = {
 SUBMITTER_EDITABLE = frozenset({ReviewState.DRAFT, ReviewState.CHANGES_REQUESTED})
 # The states in which the committee may assign the reproducibility level and the list category.
 ASSESSABLE = frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED})
+# The states in which the committee may accept a run's missing raw outputs on their own (a run
+# under review takes it with "Accept"; imported history is published already).
+GAP_ACCEPTABLE = frozenset(
+    {ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED, ReviewState.PUBLISHED}
+)
 # The review queue: everything waiting for a committee decision.
 AWAITING_REVIEW = (ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW)
 

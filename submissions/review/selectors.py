@@ -7,14 +7,16 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 
+from submissions.evidence_basis import with_basis
 from submissions.models import Finding, Questionnaire, ReviewComment, ReviewEvent, Submission
 from submissions.review.roles import is_committee
 from submissions.review.rules import AWAITING_REVIEW
 
 
 def review_queue() -> QuerySet[Submission]:
-    """Everything awaiting a committee decision, oldest submission first, with its finding counts."""
-    return (
+    """Everything awaiting a committee decision, oldest submission first, with its finding counts and
+    what its verdict rests on (submissions.evidence_basis.with_basis)."""
+    rows = (
         Submission.objects.filter(review_state__in=AWAITING_REVIEW)
         .select_related("release", "storage_system__institution", "submitter")
         .annotate(
@@ -23,6 +25,7 @@ def review_queue() -> QuerySet[Submission]:
         )
         .order_by("submitted_at", "pk")
     )
+    return with_basis(rows)
 
 
 def may_follow_review(user: User | AnonymousUser, submission: Submission) -> bool:

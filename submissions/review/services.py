@@ -4,7 +4,7 @@ and e-mails the submitter once the change is committed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from registry.models import Release
+from submissions.evidence_basis import current_gap
 from submissions.models import (
     ListCategory,
     Questionnaire,
@@ -24,7 +25,14 @@ from submissions.models import (
 from submissions.review.mail import comment_notify, committee_notify_submitted, review_event_notify
 from submissions.review.questionnaire import questionnaire_clean, questionnaire_missing
 from submissions.review.roles import is_committee
-from submissions.review.rules import ASSESSABLE, SUBMITTER_EDITABLE, TRANSITIONS, Actor, refusal
+from submissions.review.rules import (
+    ASSESSABLE,
+    GAP_ACCEPTABLE,
+    SUBMITTER_EDITABLE,
+    TRANSITIONS,
+    Actor,
+    refusal,
+)
 
 MAX_COMMENT_CHARS = 10_000
 
@@ -67,7 +75,9 @@ def _record(
     )
     submission.review_state = target
     # simple-history keeps the same who/why on the Submission's own history row.
-    submission._change_reason = f"{action}: {reason}" if reason else action  # type: ignore[attr-defined]
+    # simple-history keeps at most 100 characters of a change reason; the event keeps the whole text.
+    change = f"{action}: {reason}" if reason else action
+    submission._change_reason = change[:100]  # type: ignore[attr-defined]
     submission._history_user = user  # type: ignore[attr-defined]
     return event
 
@@ -76,7 +86,14 @@ def _notify_on_commit(event: ReviewEvent) -> None:
     transaction.on_commit(lambda: review_event_notify(event))
 
 
-def _transition(*, user: User | None, submission: Submission, action: str, reason: str = "") -> Submission:
+def _transition(
+    *,
+    user: User | None,
+    submission: Submission,
+    action: str,
+    reason: str = "",
+    gap_phases: Sequence[str] | None = None,
+) -> Submission:
     transition = TRANSITIONS[action]
     reason = reason.strip()
     if transition.actor is Actor.COMMITTEE:
@@ -89,10 +106,41 @@ def _transition(*, user: User | None, submission: Submission, action: str, reaso
         problem = refusal(transition, row.review_state, row.get_review_state_display())
         if problem:
             raise ValidationError(problem)
+        gap = _gap_named(row, gap_phases) if gap_phases is not None else None
+        if gap is not None:
+            reason = f"{_gap_sentence(gap[0])} {reason}".strip()
         event = _record(row, user=user, action=action, target=transition.target, reason=reason)
+        if gap is not None:
+            event.gap_phases, event.gap_archive_sha256 = list(gap[0]), gap[1]
+            event.save(update_fields=["gap_phases", "gap_archive_sha256"])
         row.save()
         _notify_on_commit(event)
     return row
+
+
+# A gap in the evidence (submissions.evidence_basis): the committee accepts it by naming it.
+
+
+def _gap_sentence(phases: Sequence[str]) -> str:
+    return f"Accepted despite missing raw outputs of: {', '.join(phases)}."
+
+
+def _gap_named(row: Submission, named: Sequence[str]) -> tuple[tuple[str, ...], str]:
+    """The gap as it is now, provided the committee named exactly it: a decision covers what the
+    committee saw, so a gap that changed since the page was shown must be looked at again."""
+    phases, sha = current_gap(row)
+    if not phases:
+        raise ValidationError(
+            "Every scored phase of this run has its raw output: there is no missing evidence to accept."
+        )
+    if not sha:
+        raise ValidationError("This submission has no result archive, so there is no gap in it to accept.")
+    if sorted(named) != sorted(phases):
+        raise ValidationError(
+            f"The evidence changed since the page was shown: the raw outputs missing now are those of "
+            f"{', '.join(phases)}. Look at them again before you accept."
+        )
+    return phases, sha
 
 
 # The submitter's side.
@@ -212,8 +260,14 @@ def submission_review_start(*, user: User, submission: Submission, reason: str =
     return _transition(user=user, submission=submission, action="start_review", reason=reason)
 
 
-def submission_accept(*, user: User, submission: Submission, reason: str = "") -> Submission:
-    return _transition(user=user, submission=submission, action="accept", reason=reason)
+def submission_accept(
+    *, user: User, submission: Submission, reason: str = "", gap_phases: Sequence[str] | None = None
+) -> Submission:
+    """Accept; with `gap_phases`, also accept the run's missing raw outputs, named (they must be the
+    scored phases the run lacks them for, as the committee was shown)."""
+    return _transition(
+        user=user, submission=submission, action="accept", reason=reason, gap_phases=gap_phases
+    )
 
 
 def submission_request_changes(*, user: User, submission: Submission, reason: str) -> Submission:
@@ -264,6 +318,40 @@ def submission_assess(
         row.save(update_fields=["reproducibility", "category", "updated_at"])
         _notify_on_commit(event)
     return row
+
+
+def submission_gap_accept(
+    *, user: User, submission: Submission, gap_phases: Sequence[str], reason: str = ""
+) -> ReviewEvent:
+    """The committee accepts a run although scored phases lack their raw outputs, naming them; the
+    review state stays. For runs already accepted or published (imported history, a gap found by a
+    re-verification); a submission still under review takes it with its acceptance."""
+    _require_committee(user)
+    with transaction.atomic():
+        row = _locked(submission)
+        if row.review_state not in GAP_ACCEPTABLE:
+            raise ValidationError(
+                f"A submission that is {row.get_review_state_display().lower()} is on no list, so there "
+                "is no missing evidence to accept for it."
+            )
+        phases, sha = _gap_named(row, gap_phases)
+        event = ReviewEvent.objects.create(
+            submission=row,
+            actor=user,
+            action="accept_gap",
+            from_state=row.review_state,
+            to_state=row.review_state,
+            reason=f"{_gap_sentence(phases)} {reason.strip()}".strip(),
+            gap_phases=list(phases),
+            gap_archive_sha256=sha,
+        )
+        # simple-history keeps at most 100 characters of a change reason; the event keeps it all.
+        row._change_reason = f"accept_gap: {', '.join(phases)}"[:100]  # type: ignore[attr-defined]
+        row._history_user = user  # type: ignore[attr-defined]
+        # Saving moves updated_at, which the public page's cache key holds (submissions.selectors).
+        row.save(update_fields=["updated_at"])
+        _notify_on_commit(event)
+    return event
 
 
 def submission_publish(*, user: User | None, submission: Submission, list_title: str) -> Submission:

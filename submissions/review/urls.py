@@ -11,4 +11,5 @@ urlpatterns = [
     path("<int:pk>/", review_views.review_detail, name="detail"),
     path("<int:pk>/decide/", review_views.decide, name="decide"),
     path("<int:pk>/assess/", review_views.assess, name="assess"),
+    path("<int:pk>/accept-gap/", review_views.accept_gap, name="accept-gap"),
 ]

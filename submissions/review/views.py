@@ -15,12 +15,20 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from submissions.evidence_basis import submission_basis
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
 from submissions.review.diff import review_diff
-from submissions.review.forms import AssessForm, CommentForm, DecisionForm, QuestionnaireForm, SubmitForm
+from submissions.review.forms import (
+    AssessForm,
+    CommentForm,
+    DecisionForm,
+    GapAcceptForm,
+    QuestionnaireForm,
+    SubmitForm,
+)
 from submissions.review.roles import committee_required, is_committee
-from submissions.review.rules import SUBMITTER_EDITABLE, committee_actions
+from submissions.review.rules import GAP_ACCEPTABLE, SUBMITTER_EDITABLE, committee_actions
 from submissions.review.selectors import (
     may_follow_review,
     questionnaire_get,
@@ -32,7 +40,9 @@ from submissions.review.services import (
     COMMITTEE_DECISIONS,
     comment_add,
     questionnaire_record,
+    submission_accept,
     submission_assess,
+    submission_gap_accept,
     submission_publication_name_set,
     submission_submit,
 )
@@ -203,6 +213,8 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "assess_form": AssessForm(
             initial={"reproducibility": submission.reproducibility, "category": submission.category}
         ),
+        "basis": submission_basis(submission),
+        "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
         **review_context(request.user, submission),
     }
     return render(request, "submissions/review/detail.html", context)
@@ -218,10 +230,21 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Choose one of the decisions offered.")
         return redirect("review:detail", pk=pk)
     action = form.cleaned_data["action"]
+    if form.cleaned_data["accept_gap"] and action != "accept":
+        messages.error(request, "Missing raw outputs are accepted with “Accept”, not with another decision.")
+        return redirect("review:detail", pk=pk)
     try:
-        updated = COMMITTEE_DECISIONS[action](
-            user=user, submission=submission, reason=form.cleaned_data["reason"]
-        )
+        if form.cleaned_data["accept_gap"]:
+            updated = submission_accept(
+                user=user,
+                submission=submission,
+                reason=form.cleaned_data["reason"],
+                gap_phases=form.named_phases(),
+            )
+        else:
+            updated = COMMITTEE_DECISIONS[action](
+                user=user, submission=submission, reason=form.cleaned_data["reason"]
+            )
     except (ValidationError, PermissionDenied) as error:
         for message in error_messages(error):
             messages.error(request, message)
@@ -255,4 +278,27 @@ def assess(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             f"Submission {pk}: {updated.get_reproducibility_display()}, {updated.get_category_display()}.",
         )
+    return redirect("review:detail", pk=pk)
+
+
+@committee_required
+@require_POST
+def accept_gap(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept a run although scored phases lack their raw outputs, naming them (the state stays)."""
+    user = authenticated_user(request.user)
+    submission = submission_get_visible(user=user, pk=pk)
+    form = GapAcceptForm(request.POST)
+    form.is_valid()
+    try:
+        event = submission_gap_accept(
+            user=user,
+            submission=submission,
+            gap_phases=form.named_phases(),
+            reason=form.cleaned_data.get("reason") or "",
+        )
+    except (ValidationError, PermissionDenied) as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        messages.success(request, f"Submission {pk}: {event.reason}")
     return redirect("review:detail", pk=pk)

@@ -134,9 +134,11 @@ def test_ior_bandwidth_range_is_what_every_printed_figure_allows() -> None:
     raw = parse_ior(IOR_SHELL, "ior_hard_write.txt")
     assert raw.value_low is not None and raw.value_high is not None
     # Max Write narrows the row's 5439 +- 0.5 to 5438.66 +- 0.005 MiB/s, and the summary table's
-    # aggs(MiB) / Mean(s) narrows it further; the true bandwidth stays inside.
+    # aggs(MiB) / Mean(s) narrows it further (aggs is a C float: 2^-24 of it, 0.12 MiB here, not
+    # the 0.05 its one printed decimal suggests); the true bandwidth stays inside.
     assert 5438.655 / 1024 <= raw.value_low < raw.value_high <= 5438.665 / 1024
-    assert raw.value_high - raw.value_low < 0.001 / 1024
+    assert raw.value_high - raw.value_low < 0.0011 / 1024
+    assert raw.contradictions == ()
     assert raw.value_low <= 1955465.0 / 359.54878 / 1024 <= raw.value_high
     # io500.sh divided the first row's figure: 5439 / 1024 = 5.312 as printed, not 5.311.
     assert raw.script_value == pytest.approx(5439 / 1024)
@@ -187,3 +189,58 @@ def test_pfind_csv_rate_and_runtime_ranges_follow_their_decimals() -> None:
     raw, _ = parse_pfind_csv("runtime: 19.826333 rate: 477873.592562\nrank, found, total\n", "find.csv")
     assert [raw.value_low, raw.value_high] == pytest.approx([477.8735925615, 477.8735925625])
     assert [raw.time_low, raw.time_high] == pytest.approx([19.8263325, 19.8263335])
+
+
+# IO500/submission-data, submission-13 (io500-isc20, DAOS), ior-easy-read.txt: the figures IOR printed.
+IOR_FLOAT_AGGS = (
+    "WARNING: Using actual aggregate bytes moved = 38086178242560.\n"
+    "read      72350      291097     0.000125    1024000000 256.00     2.92       499.10     0.014455   "
+    "502.03     0   \n"
+    "Max Read:  72349.66 MiB/sec (75864.12 MB/sec)\n"
+    "\n"
+    "Summary of all tests:\n"
+    "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     StdDev    "
+    "Mean(s) Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   "
+    "blksiz    xsize aggs(MiB)   API RefNum\n"
+    "read        72349.66   72349.66   72349.66       0.00  289398.64  289398.64  289398.64       0.00  "
+    "502.03153         NA            NA     0    420   1    1   0     1        1         0    0      1 "
+    "1048576000000   262144 36321808.0 DFS      0\n"
+)
+
+
+def test_ior_aggs_column_is_read_as_the_c_float_it_was_printed_from() -> None:
+    # result.txt scored 70.653964 GiB/s (the exact bytes over IOR's double time); aggs(MiB) over
+    # Mean(s) taken at its printed digits would allow only 70.653960 to 70.653961.
+    raw = parse_ior(IOR_FLOAT_AGGS, "ior-easy-read.txt")
+    assert raw.contradictions == ()
+    assert raw.value_low is not None and raw.value_high is not None
+    assert raw.value_low <= 70.653964 <= raw.value_high
+
+
+def test_ior_figures_that_cannot_all_be_true_are_named() -> None:
+    edited = IOR_FLOAT_AGGS.replace("Max Read:  72349.66", "Max Read:  108524.49")
+    raw = parse_ior(edited, "ior-easy-read.txt")
+    assert len(raw.contradictions) == 1
+    assert "the Max line" in raw.contradictions[0]
+
+
+def test_ior_repetitions_are_compared_one_row_at_a_time() -> None:
+    # Two repetitions (-i 2; IO500/submission-data, submission-62, ior_easy_write.txt): Max is the
+    # faster row, Min the slower, the value the first row.
+    text = (
+        "write     219714     8388608    1024.00    0.317764   219.11     0.106886   219.53     0   \n"
+        "write     110861     8388608    1024.00    0.362499   434.62     0.109312   435.09     1   \n"
+        "Max Write: 219713.95 MiB/sec (230386.78 MB/sec)\n"
+        "Summary of all tests:\n"
+        "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     "
+        "StdDev    Mean(s) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    "
+        "xsize aggs(MiB)   API RefNum\n"
+        "write      219713.95  110861.44  165287.70   54426.26  219713.95  110861.44  165287.70   54426.26  "
+        "327.31063     0   5888  32    2   1     1        1         0    0      1 8589934592  1048576 "
+        "48234496.0 POSIX      0\n"
+    )
+    raw = parse_ior(text, "ior_easy_write.txt")
+    assert raw.contradictions == ()
+    assert raw.value_low is not None and raw.value_low * 1024 == pytest.approx(219713.5)
+    slower_max = text.replace("Max Write: 219713.95", "Max Write: 110861.44")
+    assert parse_ior(slower_max, "ior_easy_write.txt").contradictions != ()

@@ -30,8 +30,16 @@ def test_the_shell_script_accepted_zero_matches_so_it_is_a_warning() -> None:
     assert [(f.code, f.severity) for f in findings] == [("find-zero-matches-shell", Severity.WARNING)]
 
 
-def test_it_rejects_a_rate_the_counts_cannot_give() -> None:
-    findings = find_rules(find_run(1500.0))
+def test_without_pfind_runtime_a_rate_above_the_wall_time_bound_is_not_an_error() -> None:
+    # pfind may spend any part of the phase outside its own timer (over a minute at tens of
+    # thousands of ranks), so the wall time bounds the rate from below only; the missing find.csv
+    # is the evidence rule's warning, not a rate error.
+    assert find_rules(find_run(1500.0)) == []
+    assert find_rules(find_run(6000.0)) == []
+
+
+def test_without_pfind_runtime_a_rate_below_the_counts_over_the_wall_time_is_rejected() -> None:
+    findings = find_rules(find_run(1400.0))
     assert [f.code for f in findings] == ["find-rate-mismatch"]
     assert f"{FIND_TOTAL_FILES}" in findings[0].message
 

@@ -109,3 +109,33 @@ def test_the_extended_hash_is_checked_without_the_version() -> None:
     replace_in_section(run, "find-easy", "score", "901.000000")
     findings = [f for f in hash_rules(run) if f.code == "extended-hash-mismatch"]
     assert [f.severity for f in findings] == [Severity.WARNING]
+
+
+def with_score_hash(run: RunResult, version: str, *, include_md_bw: bool) -> RunResult:
+    sections = {name: dict(items) for name, items in run.result_ini}
+    phases = {name: sections[name]["score"] for name in run.phases}
+    score = sections["SCORE"]
+    stored = score_hash(
+        version, phases, score["MD"], score["BW"], score["SCORE"], include_md_bw=include_md_bw
+    )
+    replace_in_section(run, "SCORE", "hash", format_hash(stored))
+    return run
+
+
+def test_a_build_past_isc21_v1_that_hashes_md_and_bw_verifies() -> None:
+    # io500-isc21_v1-6-g739a1de1dda9 (IO500/submission-data, submission-554) was built after the
+    # fix that put MD and BW into the hash: the version prefix alone does not tell the recipe.
+    version = "io500-isc21_v1-6-g739a1de1dda9"
+    run = with_score_hash(make_run(version=version), version, include_md_bw=True)
+    assert codes(run)[0] == "score-hash-verified"
+
+
+def test_a_build_past_isc21_v1_without_md_and_bw_says_which_recipe_matched() -> None:
+    version = "io500-isc21_v1-2-g0123456789ab"
+    run = with_score_hash(make_run(version=version), version, include_md_bw=False)
+    assert codes(run)[0] == "score-hash-legacy"
+
+
+def test_the_plain_isc21_v1_tag_is_checked_with_its_own_recipe_only() -> None:
+    run = with_score_hash(make_run(version="io500-isc21_v1"), "io500-isc21_v1", include_md_bw=True)
+    assert codes(run)[0] == "score-hash-mismatch"

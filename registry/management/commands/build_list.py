@@ -1,7 +1,8 @@
 """python manage.py build_list RELEASE KIND [--publish --reason TEXT]
 
 Builds the draft of one list from the current data (one entry per storage system for ranked kinds)
-and prints it. Publishing is the committee's decision; --publish freezes the draft right away.
+and prints it, then the runs it left out because scored phases lack their raw outputs. Publishing
+is the committee's decision; --publish freezes the draft right away.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
 from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import ListKind
@@ -57,3 +59,9 @@ class Command(BaseCommand):
             )
         if len(shown) < len(entries):
             self.stdout.write(f"... and {len(entries) - len(shown)} more.")
+        gaps = list_evidence_gaps(release=release, kind=snapshot.kind)
+        if gaps:
+            self.stdout.write(f"Left out for missing raw outputs: {len(gaps)}.")
+        for gap in gaps:
+            line = f"  submission {gap['submission_id']:<6} {gap['score']:>12.2f}  {gap['reason']}"
+            self.stdout.write(line)

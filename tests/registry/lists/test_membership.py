@@ -6,7 +6,7 @@ import datetime
 from dataclasses import replace
 from typing import Any
 
-from registry.lists.membership import Candidate, ListWindow, qualifies, rank_candidates
+from registry.lists.membership import Candidate, ListWindow, qualifies, rank_candidates, rank_with_duplicates
 from registry.models import ListKind
 from submissions.models import Reproducibility
 
@@ -151,3 +151,55 @@ def test_the_bundled_runner_enters_only_the_lists_its_release_opened_for_it():
     assert ranked_ids("full", [run, official]) == [2]
     assert ranked_ids("historical", [run, official]) == [1, 2]
     assert ranked_ids("io500", [run, official], opened) == [1, 2]
+
+
+# Missing evidence: scored phases without their raw outputs (verified from summaries only).
+GAP: tuple[str, ...] = ("ior-easy-write", "mdtest-hard-write")
+RANKED = [
+    ListKind.IO500,
+    ListKind.PRODUCTION,
+    ListKind.RESEARCH,
+    ListKind.TEN_NODE,
+    ListKind.TEN_NODE_PRODUCTION,
+    ListKind.TEN_NODE_RESEARCH,
+]
+
+
+def test_a_run_resting_on_summaries_enters_no_ranked_list():
+    for kind in RANKED:
+        production = kind in (ListKind.PRODUCTION, ListKind.TEN_NODE_PRODUCTION)
+        complete = candidate(
+            1, 50.0, client_nodes=10, production=production, reproducibility=Reproducibility.FULLY
+        )
+        assert qualifies(kind, complete, WINDOW), kind
+        assert not qualifies(kind, replace(complete, summary_only=GAP), WINDOW), kind
+    scc = candidate(1, 50.0, scc=True)
+    assert qualifies(ListKind.SCC, scc, WINDOW)
+    assert not qualifies(ListKind.SCC, replace(scc, summary_only=GAP), WINDOW)
+
+
+def test_historical_and_full_keep_a_run_resting_on_summaries():
+    gapped = candidate(1, 50.0, summary_only=GAP)
+    assert qualifies(ListKind.HISTORICAL, gapped, WINDOW)
+    assert qualifies(ListKind.FULL, gapped, WINDOW)
+
+
+def test_a_committee_decision_naming_the_gap_lets_the_run_in():
+    assert ranked_ids(ListKind.RESEARCH, [candidate(1, 50.0, gap_accepted=True, summary_only=GAP)]) == [1]
+
+
+def test_a_run_left_out_for_its_evidence_does_not_hold_its_systems_place():
+    entries = [
+        candidate(1, 80.0, storage_system_id=7, summary_only=GAP),
+        candidate(2, 50.0, storage_system_id=7),
+    ]
+    ranked = rank_with_duplicates(ListKind.RESEARCH, entries, WINDOW)
+    assert [item.candidate.submission_id for item in ranked.entries] == [2]
+    assert ranked.duplicates == []
+    assert [c.submission_id for c in ranked.evidence_gaps] == [1]
+
+
+def test_the_evidence_gaps_are_reported_only_for_runs_the_other_rules_admit():
+    invalid = candidate(1, 80.0, valid=False, summary_only=GAP)
+    ranked = rank_with_duplicates(ListKind.RESEARCH, [invalid], WINDOW)
+    assert ranked.entries == [] and ranked.evidence_gaps == []

@@ -15,8 +15,8 @@ from django.test import Client
 
 import scoring
 from registry.lists.services import list_build, list_publish
+from scoring.model import BasisLevel, EvidenceBasis, Severity, Verification
 from scoring.model import Finding as ScoringFinding
-from scoring.model import Severity, Verification
 from submissions.models import ReverifyRun, ReviewState, Submission
 from submissions.review.reverify import reverify_start
 from submissions.services import submission_create
@@ -80,6 +80,25 @@ def test_a_new_rule_is_reported_and_published_snapshots_keep_their_scores(
     snapshot.refresh_from_db()
     assert list(snapshot.entries.values_list("submission_id", "rank", "score")) == frozen
     assert Submission.objects.get(pk=accepted_real.pk).review_state == ReviewState.ACCEPTED
+
+
+def test_a_run_whose_evidence_weakened_is_a_changed_verdict(
+    accepted_real: Submission, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = scoring.verify
+
+    def weaker(path: Path) -> list[Verification]:
+        # The same findings, but the engine now finds no raw output behind find's value.
+        lost = EvidenceBasis(BasisLevel.SUMMARIES, ("find",))
+        return [replace(v, basis=lost) for v in original(path)]
+
+    monkeypatch.setattr("submissions.ingest.verify.scoring.verify", weaker)
+    out = io.StringIO()
+    call_command("reverify", "--wait", stdout=out)
+    run = ReverifyRun.objects.get()
+    assert (run.done, run.changed) == (1, 1)
+    assert "evidence: tool-outputs -> summaries" in out.getvalue()
+    assert "phases without raw output: find" in out.getvalue()
 
 
 def test_the_committee_follows_the_run_on_its_page(
