@@ -386,6 +386,62 @@ CODES: dict[str, Code] = {
         "{agree} of {total} phase values re-derived from the tools' own output agree with the "
         "summary{extra}.",
     ),
+    # --- physics across the phases of one run (rules/physics.py) ---
+    "physics-bytes-read-mismatch": Code(
+        ERROR,
+        "{phase} moved {read:.0f} bytes ({read_source} in {read_file}), but {write_phase} wrote "
+        "{written:.0f} bytes ({write_source} in {write_file}). A read phase reads back exactly "
+        "what its write phase wrote, so one of the two outputs was changed or comes from another "
+        "run.",
+    ),
+    "physics-pairs-mismatch": Code(
+        ERROR,
+        "{phase} moved {moved:.0f} bytes ({source} in {raw_file}), but its stonewall says "
+        "{pairs} pairs x {tasks} tasks x {transfer} bytes per transfer = {expected:.0f} bytes. "
+        "With stoneWallingWearOut every rank ends at the largest pair count, so IOR cannot have "
+        "written this output.",
+    ),
+    "physics-pairs-beyond-geometry": Code(
+        ERROR,
+        "{phase}: the stonewall says a rank accessed {pairs} pairs of {transfer} bytes "
+        "({accessed:.0f} bytes, {raw_file}), more than its {segments} segment(s) of {block} bytes "
+        "hold ({capacity:.0f}). IOR cannot access more than the blocks it was given.",
+    ),
+    "physics-accessed-pairs-mismatch": Code(
+        ERROR,
+        "{phase}: result.txt records accessed-pairs = {recorded}, but IOR's own output "
+        "({raw_file}) says its stonewall reached {pairs} pairs. The application copies the count "
+        "from IOR, so one of the two was changed or comes from another run.",
+    ),
+    "physics-items-mismatch": Code(
+        ERROR,
+        "{phase} handled {items:.0f} items ({how}), but {create_phase} created {created:.0f} "
+        "({create_how}). Every phase of an mdtest tree works on the items its create phase made, "
+        "so one of the outputs was changed or comes from another run.",
+    ),
+    "physics-find-excess": Code(
+        ERROR,
+        "find scanned {total:.0f} files, but the run's data directory can hold at most {bound:.0f}: "
+        "mdtest-easy created {easy:.0f}, mdtest-hard {hard:.0f}, and IOR's files, the directories "
+        "and the stonewall files of {tasks} tasks are at most {others} more. The find rate counts "
+        "files this run did not create (another directory's, an earlier run's, or an edited count).",
+    ),
+    "physics-tasks-mismatch": Code(
+        ERROR,
+        "{where} counts {tasks} tasks ({source}), but the other phases ran with {other_tasks} "
+        "({other_source} and the rest). All phases of one run use the same client ranks, so this "
+        "output was changed or comes from another run.",
+    ),
+    "physics-nodes-mismatch": Code(
+        ERROR,
+        "{phase} ran on {nodes} client nodes ({source}), but the other phases on {other_nodes} "
+        "({other_source} and the rest). All phases of one run use the same client nodes, so this "
+        "output was changed or comes from another run.",
+    ),
+    "physics-checked": Code(
+        INFO,
+        "{count} cross-phase comparisons hold ({kinds}).",
+    ),
     # --- hints for reviewers (rules/hints.py) ---
     "read-after-write-cached": Code(
         WARNING,

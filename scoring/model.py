@@ -109,6 +109,48 @@ class TimelineBin:
 
 
 @dataclass(frozen=True)
+class IorVolume:
+    """What one IOR output says about the data it moved: the facts the cross-phase physics compares.
+
+    Every size is in bytes. A range (`bytes_low`..`bytes_high`) is what the printed figures allow:
+    the exact `aggregate bytes moved` gives a point, the summary's `aggs(MiB)` (a C float printed
+    with one decimal) a narrow range.
+    """
+
+    bytes_low: float | None = None  # bytes the first repetition moved
+    bytes_high: float | None = None
+    bytes_source: str | None = None  # which figure: "bytes moved", "aggsize", "aggs(MiB)", "geometry"
+    pairs_min: int | None = None  # `stonewalling pairs accessed min: X max: Y` (wear-out runs only)
+    pairs_max: int | None = None
+    transfer_size: int | None = None  # -t, exact (summary xsize or the options' exact echo)
+    block_size: int | None = None  # -b, exact
+    block_high: float | None = None  # -b as large as the printed figures allow (exact or block(KiB))
+    segments: int | None = None  # -s
+    repetitions: int | None = None  # -i
+    file_per_process: bool | None = None  # -F
+    wear_out: bool | None = None  # stoneWallingWearOut=1
+    nodes: int | None = None  # the `nodes :` line (IOR 3.3+); older IORs print only tasks per node
+    api: str | None = None  # the `api :` line (IOR warns about moved bytes except for some APIs)
+
+
+@dataclass(frozen=True)
+class MdtestVolume:
+    """What one mdtest output says about the items it processed, for the cross-phase physics.
+
+    mdtest's rate is items / time over the ranks (each rank's time in mdtest 3.3, the slowest rank's
+    from 3.4 on), so the items lie between the smallest and largest rate x time the two tables allow.
+    """
+
+    items_low: float | None = None  # items of the phase's operation, as rate x time allows
+    items_high: float | None = None
+    stonewall_min: int | None = None  # `Continue stonewall hit min: X max: Y avg: Z` (create phases)
+    stonewall_max: int | None = None
+    stonewall_avg: float | None = None
+    nominal_files: int | None = None  # `N tasks, M files`: -n x tasks, what the phase would do unstopped
+    iterations: int | None = None  # `SUMMARY rate: (of N iterations)`
+
+
+@dataclass(frozen=True)
 class RawOutput:
     """Facts read from a phase's raw IOR / mdtest / pfind output file."""
 
@@ -141,6 +183,8 @@ class RawOutput:
     open_close_s: float | None = None
     # Pairs of the tool's own printed figures that cannot both be true (an edited file), in words.
     contradictions: tuple[str, ...] = ()
+    ior_volume: IorVolume | None = None  # IOR: bytes, stonewall pairs, transfer geometry
+    mdtest_volume: MdtestVolume | None = None  # mdtest: items of the phase's operation
 
 
 @dataclass(frozen=True)

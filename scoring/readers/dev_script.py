@@ -14,7 +14,7 @@ from scoring.model import Era, RawOutput, RunResult
 from scoring.readers.files import RunFiles
 from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
-from scoring.readers.phases import fill_scale, new_phase, raise_unreadable, timestamp_in
+from scoring.readers.phases import fill_scale, new_phase, raise_unreadable, timestamp_in, with_volume
 from scoring.readers.raw import mdtest_operation, parse_find_stdout, parse_ior, parse_mdtest
 from scoring.readers.shell_config import parse_shell_assignments
 
@@ -127,9 +127,9 @@ def _next_mark(marks: list[float], index: int | None) -> float | None:
 
 def _raw(name: str, body: str, duration: float | None) -> RawOutput | None:
     if name.startswith("ior"):
-        return parse_ior(body, OUTPUT)
+        return with_volume(parse_ior(body, OUTPUT), body, name)
     if name.startswith("mdtest"):
-        return parse_mdtest(body, OUTPUT, mdtest_operation(name))
+        return with_volume(parse_mdtest(body, OUTPUT, mdtest_operation(name)), body, name)
     if name == "find":
         raw = parse_find_stdout(body, OUTPUT)
         if raw is None or raw.items is None or not duration:

@@ -29,6 +29,7 @@ from scoring.readers.raw import (
     parse_rank_csv_with_total,
     parse_timeline,
 )
+from scoring.readers.volumes import ior_volume, mdtest_volume
 
 TIMESTAMP_RE = re.compile(r"\d{4}\.\d{2}\.\d{2}-\d{2}\.\d{2}\.\d{2}")
 
@@ -83,10 +84,19 @@ def raw_for(
                 return parse_pfind_csv(text, name)
             return parse_find_stdout(text, name), ()
         if phase.startswith("ior"):
-            return parse_ior(text, name), ()
+            return with_volume(parse_ior(text, name), text, phase), ()
         if phase.startswith("mdtest"):
-            return parse_mdtest(text, name, mdtest_operation(phase)), ()
+            return with_volume(parse_mdtest(text, name, mdtest_operation(phase)), text, phase), ()
     return None, ()
+
+
+def with_volume(raw: RawOutput, text: str, phase: str) -> RawOutput:
+    """The raw output with the bytes or items its tool says it moved (for the cross-phase physics)."""
+    if raw.tool == "ior":
+        return dataclasses.replace(raw, ior_volume=ior_volume(text))
+    if raw.tool == "mdtest":
+        return dataclasses.replace(raw, mdtest_volume=mdtest_volume(text, mdtest_operation(phase)))
+    return raw
 
 
 def attach_details(files: RunFiles, phase: Phase, raw_names: tuple[str, ...]) -> Phase:

@@ -511,7 +511,13 @@ def _mdtest_total_row(lines: list[str], header: list[str], operation: str | None
     for line in lines[:3]:
         fields = line.split(",")
         if fields[0] == "all" and len(fields) > max(rate_col, time_col):
-            return RankRow(rank=-1, time_s=to_float(fields[time_col]), rate=to_float(fields[rate_col]))
+            # Its items column is mdtest's items per rank (`o.items`), for the cross-phase physics.
+            return RankRow(
+                rank=-1,
+                time_s=to_float(fields[time_col]),
+                rate=to_float(fields[rate_col]),
+                items=to_float(fields[1]),
+            )
     return None
 
 

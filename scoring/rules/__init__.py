@@ -15,6 +15,7 @@ from scoring.rules.hashes import hash_rules
 from scoring.rules.hints import hint_rules
 from scoring.rules.markers import marker_rules
 from scoring.rules.params import param_rules
+from scoring.rules.physics import physics_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
 
@@ -25,6 +26,7 @@ RULES: tuple[Rule, ...] = (
     marker_rules,
     hash_rules,
     evidence_rules,
+    physics_rules,
     param_rules,
     find_rules,
     hint_rules,

@@ -181,7 +181,7 @@ def test_mdtest_value_may_lie_between_its_min_and_max_columns() -> None:
 def test_mdtest_rank_csv_returns_its_all_row_as_the_total() -> None:
     text = "rank,items,rate-File stat,time-File stat\nall,100,5.0e+02,2.0e-01\n0,,2.5e+02,2.0e-01\n"
     rows, total = parse_rank_csv_with_total(text, "mdtest-easy-stat")
-    assert total == RankRow(rank=-1, time_s=0.2, rate=500.0)
+    assert total == RankRow(rank=-1, time_s=0.2, rate=500.0, items=100.0)  # items per rank
     assert rows == (RankRow(rank=0, time_s=0.2, rate=250.0, items=None),)
 
 
