@@ -23,9 +23,11 @@ FLOAT_RELATIVE = 2.0**-24
 _PAIRS_RE = re.compile(r"^stonewalling pairs accessed min:\s*(\d+)\s+max:\s*(\d+)")
 _MOVED_RE = re.compile(r"^WARNING: Using actual aggregate bytes moved\s*=\s*(\d+)")
 # The option echo: "xfersize : 4 MiB" (IOR 3.2+) or "\txfersize = 4 MiB" (IOR 3.0/3.1).
+# The value is the rest of the line, stripped: `\s*(.*?)\s*$` would backtrack quadratically on a
+# long run of blanks (tests/scoring/test_bounded_parsing.py).
 _OPTION_RE = re.compile(
     r"^\s*(xfersize|blocksize|segments|repetitions|access|stoneWallingWearOut|tasks|clients|nodes|api)"
-    r"\s*[:=]\s*(.*?)\s*$"
+    r"\s*[:=](.*)$"
 )
 _SIZE_RE = re.compile(r"^(\d+)\s+(bytes|KiB|MiB|GiB|TiB)$")
 _CLIENTS_RE = re.compile(r"^(\d+)\s*\(")
@@ -81,7 +83,7 @@ def ior_volume(text: str) -> IorVolume:
         if first in (" ", "\t", "x", "b", "r", "a", "t", "c", "s", "n"):
             match = _OPTION_RE.match(line)
             if match:
-                options.setdefault(match.group(1), match.group(2))
+                options.setdefault(match.group(1), match.group(2).strip())
     summary = _summary_ints(header, row)
     tasks = summary.get("#Tasks") or _option_tasks(options)
     transfer = summary.get("xsize") or _exact_size(options.get("xfersize"))
@@ -204,7 +206,10 @@ def _row_kib(header: list[str] | None, row: list[str] | None, column: str) -> tu
 _CONTINUE_RE = re.compile(r"^Continue stonewall hit min:\s*(\d+)\s+max:\s*(\d+)\s+avg:\s*([0-9.]+)")
 _NOMINAL_RE = re.compile(r"^(\d+) tasks, (\d+) files")
 _ITERATIONS_RE = re.compile(r"\(of (\d+) iterations?\)")
-_ROW_RE = re.compile(r"^\s+(File creation|File stat|File read|File removal)\s*:?\s+(\S+)\s+(\S+)")
+# The optional colon as in raw.py: `\s*:?\s+` would try every split of a long run of blanks.
+_ROW_RE = re.compile(
+    r"^\s+(File creation|File stat|File read|File removal)(?:\s*:(?=\s)|(?=\s))\s+(\S+)\s+(\S+)"
+)
 
 
 def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:

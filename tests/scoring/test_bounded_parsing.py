@@ -17,6 +17,7 @@ import io
 import itertools
 import random
 import re
+import shlex
 import shutil
 import tarfile
 import time
@@ -28,9 +29,10 @@ import pytest
 from scoring import ReadError, verify
 from scoring.hashes import MAX_HASHED_CHARS
 from scoring.locate import Limits, read_runs
-from scoring.readers import c_app, ini, raw, shell_config, shell_era
+from scoring.readers import c_app, ini, raw, shell_config, shell_era, volumes
 from scoring.readers.lines import MAX_LINE_CHARS
 from scoring.readers.raw import parse_ior, parse_mdtest
+from scoring.rules import physics
 from scoring.rules.params import is_release_version, version_match
 from scoring.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from tests.scoring.corpus import data_root
@@ -53,6 +55,11 @@ OLD_MDTEST_ROW = re.compile(
     r"(?:\s+(\S+)\s+(\S+))?"
 )
 OLD_EXEC = re.compile(r"^\[(?:Exec|EXEC)\]\s*(.*?)\s*$")
+OLD_VOLUME_OPTION = re.compile(
+    r"^\s*(xfersize|blocksize|segments|repetitions|access|stoneWallingWearOut|tasks|clients|nodes|api)"
+    r"\s*[:=]\s*(.*?)\s*$"
+)
+OLD_VOLUME_ROW = re.compile(r"^\s+(File creation|File stat|File read|File removal)\s*:?\s+(\S+)\s+(\S+)")
 
 # Blanks of every kind the old patterns treated specially (POSIX space, \s beyond it) and the
 # characters the patterns look for.
@@ -117,6 +124,7 @@ def test_version_line_reading_is_the_old_regex_on_every_short_line() -> None:
         (OLD_IOR_CLOCK, raw._IOR_CLOCK_RE, ("Began", "Finished :")),
         (OLD_MDTEST_COMMAND, raw._MDTEST_COMMAND_RE, ("Command line used:",)),
         (OLD_EXEC, shell_era._EXEC_RE, ("[Exec]", "[EXEC] mpirun")),
+        (OLD_VOLUME_OPTION, volumes._OPTION_RE, ("xfersize", "\tblocksize =", " api:")),
     ],
 )
 def test_rest_of_line_patterns_read_what_the_lazy_patterns_read(
@@ -130,10 +138,15 @@ def test_rest_of_line_patterns_read_what_the_lazy_patterns_read(
             assert before.groups()[-1] == after.groups()[-1].strip(), repr(line)
 
 
-def test_mdtest_rows_are_read_as_the_old_pattern_read_them() -> None:
-    prefixes = ("   File creation", " Tree removal :", "  File stat  1 ", "\tFile read:")
+@pytest.mark.parametrize(
+    ("old", "new"), [(OLD_MDTEST_ROW, raw._MDTEST_ROW_RE), (OLD_VOLUME_ROW, volumes._ROW_RE)]
+)
+def test_mdtest_rows_are_read_as_the_old_pattern_read_them(
+    old: re.Pattern[str], new: re.Pattern[str]
+) -> None:
+    prefixes = ("   File creation", " File removal :", "  File stat  1 ", "\tFile read:", " Tree removal")
     for line in _short_lines(prefixes, 3, 20_000):
-        before, after = OLD_MDTEST_ROW.match(line), raw._MDTEST_ROW_RE.match(line)
+        before, after = old.match(line), new.match(line)
         assert (before.groups() if before else None) == (after.groups() if after else None), repr(line)
 
 
@@ -521,3 +534,35 @@ def test_a_command_of_a_million_tokens_is_checked_within_budget(
             path.write_text(text)
     assert verification.result.phases["ior-easy-write"].command == command.strip()
     assert elapsed < BUDGET_S
+
+
+def test_the_first_word_of_a_command_is_shlex_s_first_word() -> None:
+    for command in _short_lines(("pfind", "/bin/pfind", "'pfind' ", '"a b"/pfind'), 3, 20_000):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+        assert physics._first_word(command) == (words[0] if words else None), repr(command)
+
+
+def test_a_megabyte_find_command_is_read_within_budget() -> None:
+    for command in ("pfind " + "'a' " * (MIB // 4), "pfind " + "a " * (MIB // 2), "'" + "x" * MIB):
+        started = time.perf_counter()
+        physics._is_internal_pfind(command)
+        assert time.perf_counter() - started < 0.2
+
+
+def test_counts_that_int_refuses_are_no_crash(run_copies: dict[str, Path]) -> None:
+    # "²" passes isdigit() but not int(); 5,000 digits pass neither int() nor a rule.
+    run = run_copies["c-isc25"]
+    result = run / "result.txt"
+    original = result.read_text()
+    try:
+        for count in ("²", "9" * 5_000):
+            result.write_text(
+                re.sub(r"(?m)^procs( +)= .*$", lambda _, c=count: "procs = " + c, original, count=1)
+            )
+            [verification] = verify(run)
+            assert verification.result.phases  # read and verified, not an exception
+    finally:
+        result.write_text(original)
