@@ -4,8 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from frontend.pages.urls import submission_urlpatterns as submission_page_urlpatterns
 from registry.core import health
 from registry.core.api_docs import ApiDocsView
+from submissions import urls as submission_urls
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -20,7 +22,11 @@ urlpatterns = [
     path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("submissions.api_urls")),
     path("api/v1/", include("registry.lists.api_urls")),
-    path("submissions/", include("submissions.urls")),
+    # The submission page (frontend.pages) joins the submissions app's routes in their namespace.
+    path(
+        "submissions/",
+        include((submission_page_urlpatterns + submission_urls.urlpatterns, submission_urls.app_name)),
+    ),
     path("charts/", include("frontend.charts.urls")),
     path("", include("frontend.pages.urls")),
     path("", include("frontend.lists.urls")),

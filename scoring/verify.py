@@ -7,7 +7,8 @@ from pathlib import Path
 from scoring.locate import read_runs
 from scoring.model import RunResult, Verification
 from scoring.rules import RULES
-from scoring.rules.evidence import evidence_report, evidence_rules
+from scoring.rules.evidence import AGREES, DISAGREES, evidence_report, evidence_rules
+from scoring.rules.physics import physics_findings, physics_measurements, physics_rules
 from scoring.rules.score import check_score
 
 
@@ -17,8 +18,18 @@ def verify_run(run: RunResult) -> Verification:
     score = check_score(run)
     findings = [*run.read_notes, *score.findings]
     report = evidence_report(run)
+    measurements = physics_measurements(run)
+    for item in measurements:
+        # The clock checks filled `cross` already; bytes, items, tasks and nodes join them here.
+        name = f"{item.invariant} {item.phase or 'run'}"
+        report.cross[name] = DISAGREES if not item.holds or report.cross.get(name) == DISAGREES else AGREES
     for rule in RULES:
-        findings.extend(report.findings if rule is evidence_rules else rule(run))
+        if rule is evidence_rules:
+            findings.extend(report.findings)
+        elif rule is physics_rules:
+            findings.extend(physics_findings(measurements))
+        else:
+            findings.extend(rule(run))
     return Verification(
         result=run,
         computed=score.computed,

@@ -25,7 +25,7 @@ from submissions.serializers import (
     SubmissionSummarySerializer,
 )
 from submissions.services import DuplicateArchive, submission_create
-from submissions.system_description import FORM_FIELD_NAMES
+from submissions.system.description import FORM_FIELD_NAMES
 from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(

@@ -17,8 +17,8 @@ from django import forms
 from registry.models import Release
 from submissions.json_input import JsonTooDeep, loads_bounded
 from submissions.models import EXTRA_FILE_FIELDS
-from submissions.system_description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
-from submissions.system_schema.files import SystemFileUnreadable, read_system_upload
+from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
+from submissions.system.files import SystemFileUnreadable, read_system_upload
 
 REQUIRED_SYSTEM_FIELDS = (
     "system_name",

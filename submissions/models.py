@@ -177,7 +177,7 @@ class SystemDescription(models.Model):
     ds_servers = models.PositiveIntegerField(null=True, blank=True)
     ds_devices = models.CharField(max_length=255, blank=True)
     server_network = models.CharField(max_length=255, blank=True)
-    # The IO500 part of the community schema (submissions/system_schema).
+    # The IO500 part of the community schema (submissions/system).
     io500_version = models.CharField(max_length=128, blank=True)
     server_nodes = models.PositiveIntegerField(null=True, blank=True)
     storage_media = models.CharField(max_length=255, blank=True)

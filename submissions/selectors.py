@@ -17,6 +17,7 @@ from django.utils import timezone
 from registry.core.compiled_query import CompiledQuery
 from scoring.model import SCORED_PHASES
 from submissions.evidence_basis import with_basis
+from submissions.io500_org import PUBLISHED_PHASE_FIELDS
 from submissions.models import (
     Archive,
     Finding,
@@ -163,23 +164,6 @@ def submission_system_description(*, submission: Submission) -> SystemDescriptio
 
 def submission_result_archive(*, submission: Submission) -> Archive | None:
     return next((a for a in submission.archives.all() if a.kind == Archive.Kind.RESULT), None)
-
-
-# io500.org's list rows carry the phase values under these names (find: "mixed" from SC19 on).
-PUBLISHED_PHASE_FIELDS: dict[str, tuple[str, ...]] = {
-    "ior-easy-write": ("ior_easy_write",),
-    "ior-hard-write": ("ior_hard_write",),
-    "ior-easy-read": ("ior_easy_read",),
-    "ior-hard-read": ("ior_hard_read",),
-    "mdtest-easy-write": ("mdtest_easy_write",),
-    "mdtest-hard-write": ("mdtest_hard_write",),
-    "find": ("find_mixed", "find_easy", "find"),
-    "mdtest-easy-stat": ("mdtest_easy_stat",),
-    "mdtest-hard-stat": ("mdtest_hard_stat",),
-    "mdtest-easy-delete": ("mdtest_easy_delete",),
-    "mdtest-hard-read": ("mdtest_hard_read",),
-    "mdtest-hard-delete": ("mdtest_hard_delete",),
-}
 
 
 def phase_values(

@@ -31,7 +31,7 @@ from submissions.selectors import (
     submission_result_archive,
     submission_system_description,
 )
-from submissions.system_schema.files import SystemFileUnreadable, read_system_upload
+from submissions.system.files import SystemFileUnreadable, read_system_upload
 
 
 class BoundedJSONField(serializers.JSONField):

@@ -27,8 +27,8 @@ from submissions.models import (
     Submission,
     SystemDescription,
 )
-from submissions.system_description import system_description_clean
-from submissions.system_schema.services import system_description_store
+from submissions.system.description import system_description_clean
+from submissions.system.services import system_description_store
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -5,12 +5,13 @@ from django.urls import path
 from submissions import views
 from submissions.review import views as review_views
 
+# The public page of a submission (/submissions/<id>/, "submissions:detail") is presentation and lives
+# in frontend.pages; the root URLs (registry.urls) put it in this namespace beside these routes.
 app_name = "submissions"
 
 urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("mine/", views.mine, name="mine"),
-    path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/status.json", views.status, name="status"),
     path("<int:pk>/files/<int:archive_id>/", views.download, name="download"),
     path("<int:pk>/questionnaire/", review_views.questionnaire_edit, name="questionnaire"),

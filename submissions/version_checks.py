@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from registry.models import Release, kind_label
 from registry.versions import declared_breaks, version_tag
-from scoring.model import Finding, RunResult, Severity
+from scoring.model import Finding, RunResult
 from scoring.rules.params import is_bundled_runner
+from submissions.codes import finding
 
 
 def bundled_runner_findings(run: RunResult, release: Release | None) -> list[Finding]:
@@ -18,16 +19,7 @@ def bundled_runner_findings(run: RunResult, release: Release | None) -> list[Fin
         return []
     kinds = [kind_label(kind) for kind in release.bundled_runner_kinds]
     where = f"on these lists only: {', '.join(kinds)}" if kinds else "on none of its lists"
-    return [
-        Finding(
-            code="bundled-runner-lists",
-            severity=Severity.INFO,
-            message=(
-                f"{release.name} takes results of the registry's bundled runner {where} (the committee's "
-                "rule for this release). For the ranked lists, run the official IO500 release."
-            ),
-        )
-    ]
+    return [finding("bundled-runner-lists", release=release.name, where=where)]
 
 
 def version_findings(run: RunResult, release: Release | None) -> list[Finding]:
@@ -37,29 +29,23 @@ def version_findings(run: RunResult, release: Release | None) -> list[Finding]:
         return findings  # the scoring engine already says when a version names no release tag
     if release.accepted_versions and tag not in release.accepted_versions:
         findings.append(
-            Finding(
-                code="version-not-accepted",
-                severity=Severity.WARNING,
-                message=(
-                    f"The run was made with {tag}, which the call for submissions of {release.name} did "
-                    f"not name: it accepted {', '.join(release.accepted_versions)}. The committee decides "
-                    "whether the run may be listed for this release."
-                ),
+            finding(
+                "version-not-accepted",
+                tag=tag,
+                release=release.name,
+                accepted=", ".join(release.accepted_versions),
             )
         )
     measured = set(run.phases) | set(run.extra_phases)
     for rule in declared_breaks():
         if rule.phase in measured and tag in rule.before:
             findings.append(
-                Finding(
-                    code="phase-not-comparable",
-                    severity=Severity.INFO,
+                finding(
+                    "phase-not-comparable",
                     phase=rule.phase,
-                    message=(
-                        f"{rule.phase} of {tag} is not comparable with the value of {rule.changed_in} "
-                        f"and later versions: the IO500 project changed what it measures "
-                        f"({rule.source.split(';')[0]}). Compare it only with runs of the same version."
-                    ),
+                    tag=tag,
+                    changed_in=rule.changed_in,
+                    source=rule.source.split(";")[0],
                 )
             )
     return findings

@@ -1,4 +1,7 @@
-"""Pages of the submission pipeline: upload, my submissions, one submission, its files."""
+"""Pages of the submission pipeline: upload, my submissions, the status a page polls, the files.
+
+The public page of one submission is presentation: frontend.pages.views.submission_page.
+"""
 
 from __future__ import annotations
 
@@ -11,24 +14,16 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from registry.core.generations import LIST_CACHE_SECONDS
-from registry.core.public_cache import mark_public_if_anonymous, seconds_until_next_day
 from submissions.archives import ArchiveStorageUnavailable
-from submissions.evidence_basis import submission_basis
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
-from submissions.review.views import review_context
 from submissions.selectors import (
-    submission_findings_ordered,
     submission_get_status,
     submission_get_visible,
     submission_list_for_user,
-    submission_result_archive,
-    submission_system_description,
 )
 from submissions.services import DuplicateArchive, submission_create
-from submissions.system_schema.groups import system_description_shown
 
 
 def _add_service_errors(form: SubmissionUploadForm, exc: ValidationError) -> None:
@@ -79,32 +74,6 @@ def upload(request: HttpRequest) -> HttpResponse:
 def mine(request: HttpRequest) -> HttpResponse:
     rows = submission_list_for_user(user=authenticated_user(request.user))
     return render(request, "submissions/mine.html", {"submissions": rows})
-
-
-@require_GET
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    # The page's citation prints today's date: kept until midnight at most.
-    return mark_public_if_anonymous(
-        request, _detail_page(request, pk), seconds_until_next_day(cap=LIST_CACHE_SECONDS)
-    )
-
-
-def _detail_page(request: HttpRequest, pk: int) -> HttpResponse:
-    submission = submission_get_visible(user=request.user, pk=pk)
-    system = submission_system_description(submission=submission)
-    results = sorted(submission.results.all(), key=lambda r: (not r.is_primary, r.path))
-    context = {
-        "submission": submission,
-        "results": results,
-        "findings": submission_findings_ordered(submission=submission),
-        "system": system,
-        "system_shown": system_description_shown(system),
-        "archive": submission_result_archive(submission=submission),
-        "files": list(submission.archives.all()),
-        "basis": submission_basis(submission),
-        **review_context(request.user, submission),
-    }
-    return render(request, "submissions/detail.html", context)
 
 
 def status_payload(submission: Submission) -> dict[str, object]:

@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-# The shared data sits next to the repository, in CI's clean clone as on the development machine.
-IO500_DATA = REPO.parent / "shared" / "io500-data"
+from tests.support.data import REPO, data_root, submissions_root
+
 WORKER_START_TIMEOUT_S = 90
 PASSWORD = "correct horse battery staple"
 
@@ -75,10 +74,7 @@ def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def io500_submissions() -> Path:
-    folder = IO500_DATA / "submissions"
-    if not (folder / "index.csv").is_file():
-        pytest.fail(f"The shared IO500 data is missing at {IO500_DATA}; tests need ../shared/io500-data.")
-    return folder
+    return submissions_root()
 
 
 @pytest.fixture(autouse=True)
@@ -96,9 +92,7 @@ def _clear_cache(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def io500_data() -> Path:
-    if not (IO500_DATA / "lists" / "listings_submissions.csv").is_file():
-        pytest.fail(f"The shared IO500 data is missing at {IO500_DATA}; tests need ../shared/io500-data.")
-    return IO500_DATA
+    return data_root()
 
 
 # The imported IO500 history (lists and releases, no raw folders), loaded once for all the tests that

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_GET
 
 from frontend.charts import data as chart_data
 from frontend.charts.cache import CHARTS_TIMEOUT_S, charts_cached
+from frontend.charts.compare_ids import CompareIdsError, parse_compare_ids
 from frontend.charts.kinds import KindError, kind_name
 from frontend.charts.selectors import SubmissionHead, storage_system_get, system_submissions, visible_heads
-from frontend.pages.compare_ids import CompareIdsError, parse_compare_ids
 from registry.core.public_cache import mark_public, mark_public_if_anonymous
 from registry.core.query_params import QueryValueError, free_text
 from registry.models import RANKED_KIND_VALUES

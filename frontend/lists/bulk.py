@@ -25,12 +25,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
 from frontend.lists.csv_cells import csv_write
 from registry.core.generations import list_cache_generation
+from registry.core.site import site_fingerprint, site_url
 from registry.lists.complete import KnownRun, columns_described, complete_fields, complete_rows
 from registry.lists.rows import RowsResult, list_payload, list_row_values
 from registry.lists.selectors import list_entries, seconds_until_next_embargo_end, visible_snapshots
@@ -122,7 +122,7 @@ def _write_json(stream: TextIO, generated_at: str) -> tuple[int, int]:
     head = {
         "about": ABOUT,
         "generated_at": generated_at,
-        "site": str(settings.SITE_URL).rstrip("/"),
+        "site": site_url(),
         "columns": columns_described(with_custom=False),
     }
     stream.write(json.dumps(head)[:-1] + ', "rows": [')
@@ -153,8 +153,7 @@ def bulk_build(fmt: str) -> BulkFile:
 
 def _key(fmt: str) -> str:
     # The site address is in every row (permalinks).
-    site = hashlib.sha256(str(settings.SITE_URL).encode()).hexdigest()[:12]
-    return f"lists:bulk:{list_cache_generation()}:{site}:{fmt}"
+    return f"lists:bulk:{list_cache_generation()}:{site_fingerprint()}:{fmt}"
 
 
 def bulk_file(fmt: str) -> BulkFile | None:

@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from registry.lists.complete import list_entry_id, list_permalink, submission_permalink
+from registry.lists.permalinks import list_entry_id, list_permalink, submission_permalink
 from registry.models import RANKED_KIND_VALUES, ListEntry, ListSnapshot, kind_label
 from submissions.evidence_basis import submission_basis
 from submissions.models import Reproducibility, Submission

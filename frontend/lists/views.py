@@ -26,7 +26,7 @@ from registry.lists.selectors import (
 
 # Release slugs as the URLs spell them (frontend.lists.urls RELEASE).
 RELEASE_SLUG = re.compile(r"[a-z0-9]+")
-# A citable list-entry id (registry.lists.complete.list_entry_id).
+# A citable list-entry id (registry.lists.permalinks.list_entry_id).
 ENTRY_ID = re.compile(
     r"io500-(?P<release>[a-z0-9]+)-(?P<kind>[a-z0-9-]+)-v(?P<version>\d{1,6})-(?P<rank>\d{1,6})"
 )

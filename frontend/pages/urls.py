@@ -11,3 +11,9 @@ urlpatterns = [
     path("compare/", pages.compare_page, name="compare"),
     path("history/", pages.history_page, name="history"),
 ]
+
+# Joined to the `submissions` namespace by the root URLs (registry.urls): the submission page keeps its
+# address and its name, submissions:detail.
+submission_urlpatterns = [
+    path("<int:pk>/", pages.submission_page, name="detail"),
+]

@@ -1,5 +1,6 @@
-"""Pages around the lists: one storage system over time, a side-by-side comparison, the history of
-every release. Each page renders its charts' data as tables too, so it reads without JavaScript."""
+"""Public pages beside the lists: one submission, one storage system over time, a side-by-side comparison,
+the history of every release. Each page renders its charts' data as tables too, so it reads without
+JavaScript."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from frontend.charts import data as chart_data
 from frontend.charts.cache import CHARTS_TIMEOUT_S, charts_cached
+from frontend.charts.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
 from frontend.charts.digests import LEADERS_TOP, digest_overview
 from frontend.charts.kinds import KIND_CHOICES, KindError, kind_name, kinds_for
 from frontend.charts.selectors import (
@@ -22,13 +24,48 @@ from frontend.charts.selectors import (
     visible_heads,
 )
 from frontend.charts.views import missing_message
-from frontend.pages.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsError, parse_compare_ids
 from registry.core.generations import LIST_CACHE_SECONDS, charts_generation
-from registry.core.public_cache import mark_public, mark_public_if_anonymous
+from registry.core.public_cache import mark_public, mark_public_if_anonymous, seconds_until_next_day
 from registry.core.query_params import QueryValueError, free_text
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
+from submissions.evidence_basis import submission_basis
+from submissions.review.views import review_context
+from submissions.selectors import (
+    submission_findings_ordered,
+    submission_get_visible,
+    submission_result_archive,
+    submission_system_description,
+)
+from submissions.system.groups import system_description_shown
 
 HISTORY_TABLE_TOP = LEADERS_TOP
+
+
+@require_GET
+def submission_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public page of one submission (/submissions/<id>/, named submissions:detail)."""
+    # The page's citation prints today's date: kept until midnight at most.
+    return mark_public_if_anonymous(
+        request, _submission_page(request, pk), seconds_until_next_day(cap=LIST_CACHE_SECONDS)
+    )
+
+
+def _submission_page(request: HttpRequest, pk: int) -> HttpResponse:
+    submission = submission_get_visible(user=request.user, pk=pk)
+    system = submission_system_description(submission=submission)
+    results = sorted(submission.results.all(), key=lambda r: (not r.is_primary, r.path))
+    context = {
+        "submission": submission,
+        "results": results,
+        "findings": submission_findings_ordered(submission=submission),
+        "system": system,
+        "system_shown": system_description_shown(system),
+        "archive": submission_result_archive(submission=submission),
+        "files": list(submission.archives.all()),
+        "basis": submission_basis(submission),
+        **review_context(request.user, submission),
+    }
+    return render(request, "frontend/pages/submission.html", context)
 
 
 @require_GET

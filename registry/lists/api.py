@@ -14,16 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.lists.complete import (
-    BOOLEAN,
-    COMPLETE_COLUMNS,
-    INTEGER,
-    NUMBER,
-    TEXT,
-    Column,
-    list_payload_complete,
-    list_rows_complete,
-)
+from registry.lists.columns import BOOLEAN, INTEGER, NUMBER, TEXT, Column
+from registry.lists.complete import COMPLETE_COLUMNS, list_payload_complete, list_rows_complete
 from registry.lists.rows import resolve_list
 
 

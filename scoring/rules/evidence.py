@@ -118,14 +118,18 @@ class EvidenceReport:
         rank_phases = [p for p in scored if p.kind in ("ior", "mdtest")]
         rank_checked = sum(p.ranks == AGREES for p in scored)
         cross_checked = sum(status == AGREES for status in self.cross.values())
+        # Eras that write no per-rank files (ranks None) lack nothing by it; a missing or
+        # disagreeing file keeps the run below the levels that rest on them.
+        ranks_hold = all(p.ranks in (AGREES, None) for p in rank_phases)
+        cross_hold = cross_checked > 0 and DISAGREES not in self.cross.values()
         if summary_only or not scored:
             level = BasisLevel.SUMMARIES
-        elif not rank_phases or any(p.ranks != AGREES for p in rank_phases):
-            level = BasisLevel.TOOL_OUTPUTS
-        elif cross_checked == 0 or DISAGREES in self.cross.values():
+        elif ranks_hold and cross_hold:
+            level = BasisLevel.CROSS_PHASE
+        elif ranks_hold and rank_checked:
             level = BasisLevel.PER_RANK
         else:
-            level = BasisLevel.CROSS_PHASE
+            level = BasisLevel.TOOL_OUTPUTS
         return EvidenceBasis(level, summary_only, tool_checked, rank_checked, cross_checked)
 
 

@@ -96,7 +96,10 @@ class Measurement:
 
 
 def physics_rules(run: RunResult) -> list[Finding]:
-    measurements = physics_measurements(run)
+    return physics_findings(physics_measurements(run))
+
+
+def physics_findings(measurements: list[Measurement]) -> list[Finding]:
     findings = [
         finding(item.invariant, phase=item.phase, **item.values) for item in measurements if not item.holds
     ]

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from submissions.review.mail import absolute_url
+from registry.core.site import site_url
 
 
 class ActivationTokenGenerator(PasswordResetTokenGenerator):
@@ -36,7 +36,7 @@ def _send_activation(user: User) -> None:
     body = (
         f"Hello {user.get_username()},\n\n"
         "welcome to the IO500 results registry. Open this link to activate your account:\n\n"
-        f"{absolute_url(activation_path(user))}\n\n"
+        f"{site_url(activation_path(user))}\n\n"
         "If you did not sign up, ignore this message; the account stays inactive.\n"
     )
     send_mail("[IO500] Activate your registry account", body, None, [user.email])

@@ -13,11 +13,12 @@ from django.db import transaction
 
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
-from submissions.ingest.system_files import FoundSystemFile
+from submissions.codes import finding
 from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
-from submissions.system_checks import system_findings
-from submissions.system_schema.services import (
+from submissions.system.archive_files import FoundSystemFile
+from submissions.system.checks import system_findings
+from submissions.system.services import (
     declared_system,
     system_description_from_archive,
     system_description_from_run,
@@ -134,15 +135,9 @@ def _flag_known_run(submission: Submission, fingerprint: str) -> None:
     )
     if first is None:
         return
+    known = finding("run-already-submitted", first=first)
     Finding.objects.create(
-        submission=submission,
-        code="run-already-submitted",
-        severity=Finding.Severity.WARNING,
-        message=(
-            f"This run (same timestamp, result folder, phase values and configuration hash) is already "
-            f"in the registry as submission {first}: /submissions/{first}/. The archive's bytes differ, "
-            "so it was re-packed; the committee decides which one counts."
-        ),
+        submission=submission, code=known.code, severity=known.severity.value, message=known.message
     )
 
 
@@ -206,8 +201,12 @@ def ingest_store_rejection(*, submission_id: int, reason: str) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.select_for_update().get(pk=submission_id)
         _clear(submission)
+        rejected = finding("archive-rejected", reason=reason)
         Finding.objects.create(
-            submission=submission, code="archive-rejected", severity=Finding.Severity.ERROR, message=reason
+            submission=submission,
+            code=rejected.code,
+            severity=rejected.severity.value,
+            message=rejected.message,
         )
         submission.status = Submission.Status.REJECTED
         submission.error = reason

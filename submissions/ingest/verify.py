@@ -19,9 +19,9 @@ from django.db import DatabaseError
 import scoring
 from scoring.model import ReadError, Verification
 from submissions.archives import Digest, clean_original_name, copy_verified
-from submissions.ingest.system_files import FoundSystemFile, find_system_files
 from submissions.ingest.unpack import ExtractionRejected, extract_archive
 from submissions.models import Archive, Submission
+from submissions.system.archive_files import FoundSystemFile, find_system_files
 
 logger = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from registry.core.generations import charts_generation
 from registry.core.public_cache import seconds_until
 from registry.models import Release
 from registry.versions import version_tag
+from submissions.io500_org import PUBLISHED_PHASE_FIELDS
 from submissions.models import Result, Submission
 from submissions.placement.rules import PLACED_PHASES, Run, run_placement
 from submissions.selectors import (
-    PUBLISHED_PHASE_FIELDS,
     phase_values,
     public_submissions_q,
     published_phase_value,

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.urls import reverse
 
+from registry.core.site import site_url
 from submissions.models import ReviewEvent, Submission
 from submissions.review.roles import COMMITTEE_GROUP
 
@@ -26,12 +27,8 @@ _SUBJECTS = {
 }
 
 
-def absolute_url(path: str) -> str:
-    return str(settings.SITE_URL).rstrip("/") + path
-
-
 def _submission_url(submission: Submission) -> str:
-    return absolute_url(reverse("submissions:detail", args=[submission.pk]))
+    return site_url(reverse("submissions:detail", args=[submission.pk]))
 
 
 def _send(subject: str, body: str, recipients: list[str]) -> None:
@@ -83,8 +80,8 @@ def committee_notify_submitted(submission: Submission) -> None:
     )
     body = (
         f"Submission {submission.pk} was submitted for review.\n\n"
-        f"Review queue: {absolute_url(reverse('review:queue'))}\n"
-        f"Submission: {absolute_url(reverse('review:detail', args=[submission.pk]))}\n"
+        f"Review queue: {site_url(reverse('review:queue'))}\n"
+        f"Submission: {site_url(reverse('review:detail', args=[submission.pk]))}\n"
     )
     _send(f"[IO500] Submission {submission.pk} waits for review", body, recipients)
 

@@ -12,8 +12,8 @@ import pytest
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
 from tests.e2e.browser import ARTIFACTS, AXE_FAILING_IMPACTS, axe_violations, open_page
-from tests.frontend.chart_data import rich_history
 from tests.submissions.review.helpers import open_release
+from tests.support.chart_data import rich_history
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.browser import Browsing, screenshot
-from tests.frontend.chart_data import build_history, rich_history
-from tests.shared_data import shared_subset
+from tests.support.chart_data import build_history, rich_history
+from tests.support.data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from django.core.management import call_command
 
 from submissions.models import Submission
 from tests.e2e.browser import Browsing, screenshot
-from tests.shared_data import shared_subset
+from tests.support.data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -22,10 +22,11 @@ from django.core import mail
 from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
-from tests.conftest import IO500_DATA, PASSWORD
+from tests.conftest import PASSWORD
 from tests.e2e.browser import ARTIFACTS, open_page, screenshot
-from tests.frontend.chart_data import rich_history
 from tests.submissions.archives import pack_folder
+from tests.support.chart_data import rich_history
+from tests.support.data import submission_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -130,7 +131,7 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     carol = User.objects.create_user("carol", "carol@example.org", PASSWORD)
     committee_member_add(user=carol)
     tarball = tmp_path / "submission-33.tgz"
-    tarball.write_bytes(pack_folder(IO500_DATA / "submissions" / "submission-33"))
+    tarball.write_bytes(pack_folder(submission_folder(33)))
     base = live_server.url
     problems: list[str] = []
 
@@ -272,7 +273,7 @@ def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
 
     body, content_type = _multipart(
         {"system": json.dumps(SYSTEM)},
-        {"archive": ("submission-33.tgz", pack_folder(IO500_DATA / "submissions" / "submission-33"))},
+        {"archive": ("submission-33.tgz", pack_folder(submission_folder(33)))},
     )
     created = _call(f"{base}/api/v1/submissions/", token, body, content_type)
     deadline = time.monotonic() + 60

@@ -11,10 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 
 from submissions.models import Submission
-from tests.conftest import IO500_DATA, PASSWORD
+from tests.conftest import PASSWORD
 from tests.e2e.browser import open_page, screenshot
 from tests.submissions.archives import pack_folder
-from tests.submissions.system_schema.documents import VALID, as_bytes, with_unknown_fields
+from tests.submissions.system.documents import VALID, as_bytes, with_unknown_fields
+from tests.support.data import submission_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_an_uploaded_schema_document_is_shown_grouped(browser: Any, live_server: Any, tmp_path: Path) -> None:
     User.objects.create_user("alice", "alice@example.org", PASSWORD)
     tarball = tmp_path / "submission-774.tgz"
-    tarball.write_bytes(pack_folder(IO500_DATA / "submissions" / "submission-774"))
+    tarball.write_bytes(pack_folder(submission_folder(774)))
     wrong = tmp_path / "wrong-site.json"
     wrong.write_bytes(as_bytes(with_unknown_fields()))
     site = tmp_path / "site.json"
@@ -83,9 +84,7 @@ def test_an_imported_run_shows_what_its_broken_2021_document_held_and_what_it_di
 
     from submissions.services import submission_create
 
-    archive = ContentFile(
-        pack_folder(IO500_DATA / "submissions" / "submission-585"), name="submission-585.tgz"
-    )
+    archive = ContentFile(pack_folder(submission_folder(585)), name="submission-585.tgz")
     submission, _ = submission_create(
         submitter=None,
         archive=archive,

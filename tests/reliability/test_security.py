@@ -21,10 +21,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from submissions.accounts.tokens import api_token_issue, token_digest
 from submissions.models import ApiToken, Finding, StorageSystem, Submission
 from submissions.services import submission_create
-from submissions.system_description import TEXT_FIELDS
-from tests.conftest import PASSWORD, REPO
+from submissions.system.description import TEXT_FIELDS
+from tests.conftest import PASSWORD
 from tests.reliability.records import record
 from tests.submissions.helpers import SYSTEM, real_tarball
+from tests.support.data import REPO
 
 pytestmark = pytest.mark.django_db
 
@@ -516,7 +517,7 @@ def _policy(response: Any) -> dict[str, str]:
 
 
 def test_html_pages_forbid_inline_scripts_and_foreign_origins(client: Any, submitter: Any) -> None:
-    from tests.frontend.chart_data import build_history
+    from tests.support.chart_data import build_history
 
     build_history()
     signed_in = Client()

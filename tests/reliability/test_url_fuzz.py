@@ -19,8 +19,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.frontend.chart_data import build_history
 from tests.reliability.records import record
+from tests.support.chart_data import build_history
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 

@@ -1,19 +1,11 @@
-"""Where the real IO500 corpus lives: `<repo>/../shared/io500-data`, here and in CI's clean clone.
+"""Where the real IO500 corpus lives: tests/support/data.py says it for every test folder.
 
 Missing data is a broken setup, not a reason to skip, so asking for it fails the test loudly.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.support.data import IO500_DATA as DATA
+from tests.support.data import REPO, data_root
 
-import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "io500-data"
-
-
-def data_root() -> Path:
-    if not (DATA / "submissions").is_dir():
-        pytest.fail(f"The IO500 corpus is missing: expected it at {DATA} (../shared/io500-data).")
-    return DATA
+__all__ = ["DATA", "REPO", "data_root"]

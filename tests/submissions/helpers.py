@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import time
-from pathlib import Path
 from typing import Any
 
 from django.core.files.base import ContentFile
 
 from submissions.models import Submission
-from tests.conftest import IO500_DATA
+from submissions.services import submission_create
 from tests.submissions.archives import pack_folder
+from tests.support.data import data_root, submission_folder
 
 SYSTEM = {
     "system_name": "Wolf",
@@ -25,14 +25,12 @@ SYSTEM = {
 
 def real_tarball(number: int) -> ContentFile[bytes]:
     """A real IO500 submission folder of the shared data, packed as .tgz on the fly."""
-    return ContentFile(
-        pack_folder(IO500_DATA / "submissions" / f"submission-{number}"), name=f"s{number}.tgz"
-    )
+    return ContentFile(pack_folder(submission_folder(number)), name=f"s{number}.tgz")
 
 
 def published_score(number: int) -> float:
     """The score io500.org published for that submission (lists/submissions.csv), an independent source."""
-    with open(Path(IO500_DATA) / "lists" / "submissions.csv", newline="") as f:
+    with open(data_root() / "lists" / "submissions.csv", newline="") as f:
         for row in csv.DictReader(f):
             if row["id"] == str(number):
                 return float(row["io500_score"])
@@ -59,3 +57,21 @@ def counts(submission: Submission) -> dict[str, Any]:
         "phases": PhaseResult.objects.filter(result__submission=submission).count(),
         "findings": Finding.objects.filter(submission=submission).count(),
     }
+
+
+def upload_with_job_files(submitter: Any, capture_on_commit: Any) -> Submission:
+    """A real run (submission-585, 640 client nodes) uploaded through the service and verified, with
+    a job script whose name and content would be dangerous if served as a page."""
+    with capture_on_commit(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter,
+            archive=real_tarball(585),
+            original_name="narval.tgz",
+            system={**SYSTEM, "client_nodes": 640},
+            ten_node=True,
+            extra_files={
+                "job-script": ContentFile(b"#!/bin/bash\n<script>alert(1)</script>\n", name="job.html")
+            },
+        )
+    submission.refresh_from_db()
+    return submission

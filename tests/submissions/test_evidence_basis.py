@@ -27,10 +27,10 @@ from submissions.evidence_basis import gap_covered, submission_basis
 from submissions.models import Finding, Result, ReviewEvent, ReviewState, Submission
 from submissions.review.services import submission_accept, submission_gap_accept
 from submissions.services import submission_create
-from tests.conftest import IO500_DATA
 from tests.submissions.archives import pack_folder
 from tests.submissions.helpers import SYSTEM
 from tests.submissions.review.helpers import open_release, storage
+from tests.support.data import submission_folder
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ GAP = ["ior-easy-write", "mdtest-hard-write"]
 
 def _tarball(tmp_path: Path, deleted: tuple[str, ...] = ()) -> ContentFile[bytes]:
     folder = tmp_path / f"submission-{COMPLETE_RUN}"
-    shutil.copytree(IO500_DATA / "submissions" / f"submission-{COMPLETE_RUN}", folder)
+    shutil.copytree(submission_folder(COMPLETE_RUN), folder)
     for name in deleted:
         (folder / name).unlink()
     return ContentFile(pack_folder(folder), name=f"s{COMPLETE_RUN}-{len(deleted)}.tgz")
@@ -109,7 +109,7 @@ class TestIngest:
     ) -> None:
         submission = upload(release, deleted=())
         primary = Result.objects.get(submission=submission, is_primary=True)
-        assert primary.basis_level == "tool-outputs"
+        assert primary.basis_level == "cross-phase"
         assert primary.summary_only_phases == []
 
 
@@ -137,7 +137,7 @@ class TestShown:
         client = Client()
         client.force_login(submitter)
         page = client.get(f"/submissions/{submission.pk}/").content.decode()
-        assert "verified against the tools&#x27; own outputs" in page
+        assert "verified against the tools&#x27; outputs and across phases" in page
         assert 'data-role="summary-only"' not in page
 
     def test_the_api_gives_the_level_the_phases_and_whether_the_gap_is_accepted(
@@ -345,7 +345,7 @@ class TestImportedHistory:
         self, tmp_path: Path, release: Release, django_capture_on_commit_callbacks: Any
     ) -> None:
         folder = tmp_path / "raw" / f"submission-{COMPLETE_RUN}"
-        shutil.copytree(IO500_DATA / "submissions" / f"submission-{COMPLETE_RUN}", folder)
+        shutil.copytree(submission_folder(COMPLETE_RUN), folder)
         for name in DELETED:
             (folder / name).unlink()
         raw = RawFolder(

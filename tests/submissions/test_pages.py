@@ -1,4 +1,5 @@
-"""The submission pages: upload form, my submissions, one submission, its files, login."""
+"""The submission pipeline's pages: upload form, my submissions, the status a page polls, the files,
+login (the public page of one submission is tested in tests/frontend/pages/test_submission.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
-from submissions.models import Finding, Submission
+from submissions.models import Submission
 from submissions.services import submission_create
-from tests.submissions.helpers import SYSTEM, real_tarball
+from tests.submissions.helpers import SYSTEM, real_tarball, upload_with_job_files
 
 pytestmark = pytest.mark.django_db
 
@@ -23,19 +24,7 @@ def alice_client(client: Any, submitter: Any) -> Any:
 
 @pytest.fixture
 def verified(submitter: Any, django_capture_on_commit_callbacks: Any) -> Submission:
-    with django_capture_on_commit_callbacks(execute=True):
-        submission, _ = submission_create(
-            submitter=submitter,
-            archive=real_tarball(585),
-            original_name="narval.tgz",
-            system={**SYSTEM, "client_nodes": 640},
-            ten_node=True,
-            extra_files={
-                "job-script": ContentFile(b"#!/bin/bash\n<script>alert(1)</script>\n", name="job.html")
-            },
-        )
-    submission.refresh_from_db()
-    return submission
+    return upload_with_job_files(submitter, django_capture_on_commit_callbacks)
 
 
 def _form(**overrides: Any) -> dict[str, Any]:
@@ -108,30 +97,6 @@ def test_the_status_endpoint_returns_the_row_as_json(alice_client: Any, verified
     assert body["status"] == verified.status and body["final"] is True and body["progress"] == 100
 
 
-def test_the_submission_page_shows_phases_findings_errors_first_and_the_system(
-    alice_client: Any, verified: Submission
-) -> None:
-    response = alice_client.get(reverse("submissions:detail", args=[verified.pk]))
-    html = response.content.decode()
-    assert response.status_code == 200
-    for phase in ("ior-easy-write", "mdtest-hard-delete", "find"):
-        assert f"<code>{phase}</code>" in html
-    errors = Finding.objects.filter(submission=verified, severity="error")
-    infos = Finding.objects.filter(submission=verified, severity="info")
-    assert errors.exists() and infos.exists()
-    assert html.index(errors.first().message) < html.index(infos.first().message)  # type: ignore[union-attr]
-    assert "Client nodes" in html and "640" in html
-    assert "narval.tgz" in html and "job.html" in html
-    assert verified.storage_system_id is not None
-    assert f'href="/systems/{verified.storage_system_id}/" data-role="system-link"' in html
-
-
-def test_a_page_of_someone_else_is_not_found(client: Any, other_submitter: Any, verified: Submission) -> None:
-    client.force_login(other_submitter)
-    assert client.get(reverse("submissions:detail", args=[verified.pk])).status_code == 404
-    assert client.get(reverse("submissions:status", args=[verified.pk])).status_code == 404
-
-
 def test_the_original_archive_downloads_as_an_attachment(alice_client: Any, verified: Submission) -> None:
     archive = verified.archives.get(kind="result")
     response = alice_client.get(reverse("submissions:download", args=[verified.pk, archive.pk]))
@@ -163,13 +128,3 @@ def test_logging_in_leads_to_my_submissions(client: Any, submitter: Any) -> None
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
     assert response["Location"] == reverse("submissions:mine")
-
-
-def test_an_unpublished_submission_tells_a_visitor_why_it_cannot_be_seen(
-    client: Any, verified: Submission
-) -> None:
-    page = client.get(reverse("submissions:detail", args=[verified.pk]))
-    assert page.status_code == 404
-    text = page.content.decode()
-    assert "not published yet" in text
-    assert "Its submitter and the IO500 committee see it once logged in." in text

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from frontend.charts.cache import charts_cached
 from registry.core.generations import CHARTS_GENERATION_KEY, charts_generation, charts_invalidate
 from tests.factories import make_submission, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from frontend.charts.shapes import history_points, release_shares, release_trend
 from registry.lists.services import list_build, list_publish
 from registry.models import ListSnapshot
 from tests.factories import add_phases, make_result, make_submission, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

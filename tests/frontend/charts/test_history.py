@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from frontend.charts.shapes import release_shares
 from registry.models import Release
 from tests.factories import make_submission, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

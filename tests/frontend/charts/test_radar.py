@@ -9,7 +9,7 @@ from django.template import engines
 
 from frontend.charts.shapes import radar_position
 from tests.factories import make_submission, make_system_description, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from frontend.charts.digests import digests_refresh
 from scoring.model import SCORED_PHASES
 from submissions.models import Submission
 from tests.factories import add_phases, make_result, make_submission
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

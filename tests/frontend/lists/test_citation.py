@@ -143,7 +143,7 @@ def test_pages_with_a_citation_are_marked_public_until_midnight_at_most(
     imported_history: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from frontend.lists.views import list_page
-    from submissions.views import detail
+    from frontend.pages.views import submission_page
 
     late = timezone.now().astimezone(datetime.UTC).replace(hour=23, minute=59, second=0, microsecond=0)
     monkeypatch.setattr("django.utils.timezone.now", at(late))
@@ -155,5 +155,5 @@ def test_pages_with_a_citation_are_marked_public_until_midnight_at_most(
     assert entry is not None
     request = RequestFactory().get(f"/submissions/{entry.submission_id}/")
     request.user = AnonymousUser()
-    marked = getattr(detail(request, pk=entry.submission_id), public_cache._MARK)
+    marked = getattr(submission_page(request, pk=entry.submission_id), public_cache._MARK)
     assert 0 < marked <= 60

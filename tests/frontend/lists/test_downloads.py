@@ -26,7 +26,7 @@ from registry.models import ListEntry, ListSnapshot
 from scoring.model import PHASE_ORDER
 from submissions.models import ReviewState, Submission
 from tests.factories import make_release, make_submission, publish_list
-from tests.shared_data import io500_org_download_columns
+from tests.support.data import io500_org_download_columns
 
 
 def get(client: Client, url: str, **headers: str) -> Any:
@@ -40,7 +40,7 @@ def test_the_list_csv_has_io500_orgs_columns_every_phase_and_units(
 ) -> None:
     text = get(client, "/lists/sc19/io500.csv").content.decode()
     header = next(csv.reader(io.StringIO(text)))
-    # io500.org's download column names, from its source (tests.shared_data says which files).
+    # io500.org's download column names, from its source (tests.support.data says which files).
     assert [name for name in io500_org_download_columns(io500_data) if name not in header] == []
     for phase in (name for name in PHASE_ORDER if name != "timestamp"):
         assert f"{phase} ({'GiB/s' if phase.startswith('ior') else 'kIOPS'})" in header

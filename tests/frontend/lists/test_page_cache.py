@@ -21,7 +21,7 @@ from registry.core.generations import charts_generation, list_cache_generation
 from registry.lists.services import list_build
 from registry.models import ListSnapshot
 from tests.factories import make_release
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 ROW = {
     "rank": 3,

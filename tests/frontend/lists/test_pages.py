@@ -291,7 +291,7 @@ def test_the_csv_download_never_writes_a_cell_a_spreadsheet_would_run(client, db
 
 
 def test_list_pages_run_no_inline_script_or_event_handler(client, db):
-    from tests.frontend.chart_data import build_history
+    from tests.support.chart_data import build_history
 
     build_history()
     html = client.get("/lists/isc41/io500/").content.decode()

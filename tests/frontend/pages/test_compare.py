@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from frontend.pages.compare_ids import CompareIdsError, parse_compare_ids
+from frontend.charts.compare_ids import CompareIdsError, parse_compare_ids
 from submissions.models import Submission
 from tests.factories import add_phases, make_result, make_submission
 

@@ -6,7 +6,7 @@ import pytest
 
 from registry.core.generations import charts_invalidate
 from tests.factories import make_submission, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

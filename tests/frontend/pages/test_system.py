@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from submissions.models import Submission
 from tests.factories import make_release, make_submission, publish_list
-from tests.frontend.chart_data import build_history
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

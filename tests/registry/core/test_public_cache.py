@@ -30,8 +30,8 @@ from registry.core.public_cache import (
 )
 from registry.core.query_params import canonical_query
 from registry.models import Release
-from tests.frontend.chart_data import build_history
 from tests.reliability.records import record
+from tests.support.chart_data import build_history
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.test import Client
 from registry.importer.plotted import KnownRun, PlottedRow, candidates_for, same_run
 from registry.models import ListEntry, ListSnapshot, RecordedListChange
 from submissions.models import Archive, Submission
-from tests.shared_data import shared_subset
+from tests.support.data import shared_subset
 
 PLOTTED_RELEASES = {
     "SC21": "io500",

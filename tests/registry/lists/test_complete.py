@@ -9,16 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from registry.lists.complete import (
-    COMPLETE_COLUMNS,
-    IO500_ORG_NAMES,
-    PAGE_COLUMNS,
-    PHASES,
-    complete_fields,
-    complete_rows,
-    phase_time_column,
-    phase_value_column,
-)
+from registry.lists.columns import PAGE_COLUMNS, PHASES, phase_time_column, phase_value_column
+from registry.lists.complete import COMPLETE_COLUMNS, complete_fields, complete_rows
+from registry.lists.io500_org import IO500_ORG_NAMES
 from registry.lists.rows import CUSTOM_FIELDS, ROW_FIELDS, list_row_values
 from registry.lists.selectors import list_entries
 from registry.models import ListEntry, ListSnapshot
@@ -33,7 +26,7 @@ from tests.factories import (
     make_system_description,
     publish_list,
 )
-from tests.shared_data import io500_org_download_columns
+from tests.support.data import io500_org_download_columns
 
 
 def rows_of(snapshot: ListSnapshot) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from submissions.system_schema.schema import ROOT_TYPE, FieldSpec, NodeType, Schema, community_schema
+from submissions.system.schema import ROOT_TYPE, FieldSpec, NodeType, Schema, community_schema
 
 DOCUMENT_KEYS = ("DATA", "GRAPH")
 NODE_KEYS = ("type", "att", "childs")

@@ -2,7 +2,7 @@
 system-information.txt, ...), read while the scratch folder still exists.
 
 Only the text is taken here; what it means is decided when the outcome is recorded
-(submissions.system_schema.services), beside the rest of the description.
+(submissions.system.services), beside the rest of the description.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from submissions.system_schema.files import MAX_SYSTEM_FILE_BYTES, SYSTEM_FILE_NAMES, decode_system_bytes
+from submissions.system.files import MAX_SYSTEM_FILE_BYTES, SYSTEM_FILE_NAMES, decode_system_bytes
 
 MAX_SYSTEM_FILES = 8
 

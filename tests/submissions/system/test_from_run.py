@@ -6,12 +6,12 @@ import pytest
 
 import scoring
 from scoring.model import Era, RunResult
-from submissions.system_schema.from_run import facts_from_run, filesystem_from_config
-from tests.conftest import IO500_DATA
+from submissions.system.from_run import facts_from_run, filesystem_from_config
+from tests.support.data import submission_folder
 
 
 def _primary(number: int) -> RunResult:
-    return scoring.verify(IO500_DATA / "submissions" / f"submission-{number}")[0].result
+    return scoring.verify(submission_folder(number))[0].result
 
 
 def test_a_daos_run_tells_nodes_processes_version_and_the_file_system_by_its_api() -> None:

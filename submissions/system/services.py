@@ -17,17 +17,18 @@ from django.core.exceptions import ValidationError
 from django.db.models import CharField
 
 from scoring.model import Finding as ScoringFinding
-from scoring.model import RunResult, Severity
-from submissions.ingest.system_files import FoundSystemFile
+from scoring.model import RunResult
+from submissions.codes import finding
 from submissions.models import Institution, StorageSystem, Submission, SystemDescription
-from submissions.system_checks import DeclaredSystem
-from submissions.system_description import (
+from submissions.system.archive_files import FoundSystemFile
+from submissions.system.checks import DeclaredSystem
+from submissions.system.description import (
     CleanSystem,
     system_description_clean,
     system_description_read,
 )
-from submissions.system_schema.files import SystemFileUnreadable, read_system_text
-from submissions.system_schema.from_run import facts_from_run
+from submissions.system.files import SystemFileUnreadable, read_system_text
+from submissions.system.from_run import facts_from_run
 
 ARCHIVE_ORIGIN = "archive file"
 RUN_ORIGIN = "the run's outputs"
@@ -198,25 +199,11 @@ def system_description_from_archive(
             else:
                 store = CleanSystem(data=clean.data if clean else {}, problems=errors)
                 system_description_store(submission=submission, clean=store, origin=source)
-            findings.append(
-                ScoringFinding(
-                    "system-description-invalid",
-                    # The run's validity rests on its benchmark outputs; a description that does not
-                    # follow the schema is for the submitter to fix before the committee can list it.
-                    Severity.WARNING,
-                    f"The system description {found.path} in the archive was not used, because it does not "
-                    f"follow the schema: {_listed(errors)} Correct it and upload again, or give the "
-                    "description with the upload; the committee lists a run only with a valid description.",
-                )
-            )
+            findings.append(finding("system-description-invalid", path=found.path, errors=_listed(errors)))
             return findings
         if clean is None:
             findings.append(
-                ScoringFinding(
-                    "system-description-unreadable",
-                    Severity.INFO,
-                    f"The system description file {found.path} could not be read: {_listed(problems)}",
-                )
+                finding("system-description-unreadable", path=found.path, problems=_listed(problems))
             )
             continue
         if description is None:
@@ -230,14 +217,7 @@ def system_description_from_archive(
             description.save()
             storage_system_link(submission, CleanSystem(fields=_typed_values(description)))
         unread = f" What could not be read: {_listed(problems)}" if problems else ""
-        findings.append(
-            ScoringFinding(
-                "system-description-read",
-                Severity.INFO,
-                f"The system description file {found.path} in the archive gave {len(filled)} field(s) "
-                f"of the description.{unread}",
-            )
-        )
+        findings.append(finding("system-description-read", path=found.path, count=len(filled), unread=unread))
         return findings
     if description is not None:
         description.save()

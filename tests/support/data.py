@@ -1,10 +1,49 @@
-"""Small copies of the shared IO500 data for tests that need only a few raw submissions."""
+"""The shared IO500 data: where it is, and small copies of it for tests that need only a few runs.
+
+It lives next to the repository, `<repo>/../shared/io500-data`, on the development machine as in
+CI's clean clone; this is the one place that says so. Missing data is a broken setup, never a reason
+to skip: every accessor fails the test that asks, naming the path it expected.
+"""
 
 from __future__ import annotations
 
 import csv
 import shutil
 from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+IO500_DATA = REPO.parent / "shared" / "io500-data"
+
+
+def _missing(what: Path) -> None:
+    pytest.fail(
+        f"The shared IO500 data is missing: expected {what} (the data lives at {IO500_DATA}, "
+        "../shared/io500-data next to the repository).",
+        pytrace=False,
+    )
+
+
+def data_root() -> Path:
+    """The data folder (lists/ and submissions/), or the test fails."""
+    for needed in (IO500_DATA / "submissions" / "index.csv", IO500_DATA / "lists"):
+        if not needed.exists():
+            _missing(needed)
+    return IO500_DATA
+
+
+def submissions_root() -> Path:
+    """The folder of the real raw submissions (submission-<n>/), or the test fails."""
+    return data_root() / "submissions"
+
+
+def submission_folder(number: int | str) -> Path:
+    """One real raw submission, submission-<number>, or the test fails."""
+    folder = submissions_root() / f"submission-{number}"
+    if not folder.is_dir():
+        _missing(folder)
+    return folder
 
 
 def shared_subset(data: Path, tmp_path: Path, numbers: set[str]) -> Path:

@@ -9,11 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from submissions.system_description import system_description_read
-from submissions.system_schema.files import decode_system_bytes, read_system_text
-from tests.conftest import IO500_DATA
+from submissions.system.description import system_description_read
+from submissions.system.files import decode_system_bytes, read_system_text
+from tests.support.data import submissions_root
 
-SUBMISSIONS = Path(IO500_DATA) / "submissions"
 TABLE = Path("test-artifacts") / "system-information-corpus.md"
 
 # What each file says, read by eye from the files themselves (a subset of the fields per file).
@@ -65,6 +64,7 @@ def _row(submission: str, relative: str, fmt: str, fields: dict[str, Any], probl
 
 
 def test_every_system_information_file_of_the_corpus_yields_its_fields() -> None:
+    SUBMISSIONS = submissions_root()
     files = sorted(
         SUBMISSIONS.rglob("system-information.txt"),
         key=lambda p: int(p.relative_to(SUBMISSIONS).parts[0].split("-")[1]),
@@ -91,6 +91,7 @@ def test_every_system_information_file_of_the_corpus_yields_its_fields() -> None
 
 
 def test_only_the_broken_2021_document_needs_recovering_and_says_what_it_lost() -> None:
+    SUBMISSIONS = submissions_root()
     with_problems = {}
     for path in SUBMISSIONS.rglob("system-information.txt"):
         _, _, problems = _read(path)

@@ -15,15 +15,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from submissions.models import Finding, Submission, SystemDescription
-from tests.conftest import IO500_DATA
 from tests.submissions.helpers import SYSTEM, real_tarball
-from tests.submissions.system_schema.documents import (
+from tests.submissions.system.documents import (
     REAL_2021_DOCUMENT,
     VALID,
     as_bytes,
     with_unit_and_type_errors,
     with_unknown_fields,
 )
+from tests.support.data import submission_folder
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/submissions/"
@@ -48,7 +48,7 @@ def _identity(description: SystemDescription) -> tuple[str, str, str]:
 def tarball_with(number: int, members: dict[str, bytes]) -> ContentFile[bytes]:
     """A real result folder packed with extra files at the archive's top (as the runner packs
     system.json beside the result folder)."""
-    folder = IO500_DATA / "submissions" / f"submission-{number}"
+    folder = submission_folder(number)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
         tar.add(folder, arcname=folder.name)
@@ -109,7 +109,7 @@ class TestUploadForm:
         assert not Submission.objects.exists()
 
     def test_a_system_information_txt_file_is_read_too(self, alice_client: Any) -> None:
-        text = (IO500_DATA / "submissions" / "submission-66" / "system-information.txt").read_bytes()
+        text = (submission_folder(66) / "system-information.txt").read_bytes()
         response = alice_client.post(
             reverse("submissions:upload"),
             {"archive": real_tarball(33), "system_file": SimpleUploadedFile("system-information.txt", text)},
@@ -253,7 +253,7 @@ class TestArchiveFile:
     def test_beside_a_description_given_with_the_upload_the_file_only_fills_blanks(
         self, alice_api: Any, django_capture_on_commit_callbacks: Any
     ) -> None:
-        info = (IO500_DATA / "submissions" / "submission-66" / "system-information.txt").read_bytes()
+        info = (submission_folder(66) / "system-information.txt").read_bytes()
         archive = tarball_with(33, {"system-information.txt": info})
         with django_capture_on_commit_callbacks(execute=True):
             alice_api.post(API, {"archive": archive, "system": json.dumps(SYSTEM)}, format="multipart")

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import IO500_DATA
+from tests.support.data import IO500_DATA
 
 VALID: dict[str, Any] = {
     "DATA": {

@@ -15,20 +15,19 @@ import itertools
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 
-from submissions.system_description import _RATE, parse_gbps, system_description_read
-from submissions.system_schema.document import number_and_unit
-from submissions.system_schema.files import (
+from submissions.system.description import _RATE, parse_gbps, system_description_read
+from submissions.system.document import number_and_unit
+from submissions.system.files import (
     MAX_SYSTEM_FILE_BYTES,
     _unquote,
     decode_system_bytes,
     read_system_text,
 )
-from tests.conftest import IO500_DATA
-from tests.submissions.system_schema.documents import VALID
+from tests.submissions.system.documents import VALID
+from tests.support.data import submissions_root
 
 BUDGET_S = 2.0  # generous for CI; each file below reads in under 0.1 s on a loaded 2-core machine
 ALPHABET = " \t\n\xa01.eE+-aGb#k/s"
@@ -99,7 +98,7 @@ INFO_LINES = [
 def test_a_megabyte_information_file_line_is_read_within_budget(
     prefix: str, filler: str, ending: str
 ) -> None:
-    real = (Path(IO500_DATA) / "submissions" / "submission-66" / "system-information.txt").read_bytes()
+    real = (submissions_root() / "submission-66" / "system-information.txt").read_bytes()
     line = _filled(prefix, filler, ending, MAX_SYSTEM_FILE_BYTES - len(real) - 1)
     assert _read_file(real + line.encode() + b"\n") < BUDGET_S
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from submissions.system_schema.document import Quantity, ReadNode
+from submissions.system.document import Quantity, ReadNode
 
 GBIT = 1e9 / 8  # bytes per second in one Gbit/s
 # The child types that hold a file system's servers, by role; DAOS, Weka and NAS servers do both.

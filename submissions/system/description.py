@@ -7,7 +7,7 @@ Two forms are accepted:
   of io500.org's database (`information_client_nodes`) and of the 2017-2019 io500.sh
   (`io500_info_num_client_nodes`) are accepted as they are;
 * a document in the IO500 community schema (`{"DATA": {"type": "Site", ...}}`, see
-  submissions/system_schema), as io500.org's submission system and VI4IO's tools write it.
+  submissions/system), as io500.org's submission system and VI4IO's tools write it.
 
 `system_description_clean` is strict (an upload): an unknown name, an ill-typed value, a wrong unit
 or a missing required field is a ValidationError naming each one, and nothing is stored.
@@ -25,12 +25,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from submissions.system_schema.document import (
+from submissions.system.document import (
     is_community_document,
     missing_required_messages,
     read_document,
 )
-from submissions.system_schema.extract import fields_from_document
+from submissions.system.extract import fields_from_document
 
 TEXT_FIELDS: dict[str, str] = {
     "system_name": "system name",

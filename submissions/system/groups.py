@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from submissions.models import SystemDescription
-from submissions.system_description import flat_names_of
-from submissions.system_schema.document import is_community_document, read_document
-from submissions.system_schema.schema import NodeType, community_schema
+from submissions.system.description import flat_names_of
+from submissions.system.document import is_community_document, read_document
+from submissions.system.schema import NodeType, community_schema
 
 _BINARY_STEPS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 _DECIMAL_STEPS = ("B", "KB", "MB", "GB", "TB", "PB", "EB")

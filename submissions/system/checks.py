@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.model import BW_PHASES, Finding, RunResult, Severity
+from submissions.codes import finding
 
 TEN_NODES = 10
 _GIB = 2**30
@@ -32,51 +33,24 @@ def _node_findings(run: RunResult, declared: DeclaredSystem | None, ten_node: bo
     if run.nodes is None:
         if ten_node or declared_nodes is not None:
             findings.append(
-                Finding(
-                    "nodes-unknown",
-                    Severity.WARNING if ten_node else Severity.INFO,
-                    "The number of client nodes could not be read from the raw outputs, so the declared "
-                    "node count could not be confirmed.",
-                )
+                finding("nodes-unknown", severity=Severity.WARNING if ten_node else Severity.INFO)
             )
     elif declared_nodes is not None and run.nodes != declared_nodes:
-        findings.append(
-            Finding(
-                "nodes-mismatch",
-                Severity.WARNING,
-                f"The system description declares {declared_nodes} client nodes, but the raw outputs "
-                f"show the benchmark ran on {run.nodes}.",
-            )
-        )
+        findings.append(finding("nodes-mismatch", declared=declared_nodes, nodes=run.nodes))
     if ten_node:
         if declared_nodes is not None and declared_nodes != TEN_NODES:
-            findings.append(
-                Finding(
-                    "ten-node-declared",
-                    Severity.ERROR,
-                    f"The submission is for the 10-node lists, which need exactly 10 client nodes, but the "
-                    f"system description declares {declared_nodes}.",
-                )
-            )
+            findings.append(finding("ten-node-declared", declared=declared_nodes))
         if run.nodes is not None and run.nodes != TEN_NODES:
             # A warning, not an error: the run itself is valid, only its 10-node eligibility is in
             # doubt, and the tools count every process as a node when they cannot tell hosts apart.
             counted_processes = run.procs is not None and run.nodes == run.procs
-            findings.append(
-                Finding(
-                    "ten-node-count",
-                    Severity.WARNING,
-                    f"The submission is for the 10-node lists, which need exactly 10 client nodes, but the "
-                    f"raw outputs show the benchmark ran on {run.nodes}"
-                    + (
-                        f" (as many as its {run.procs} processes: the tools may have counted every "
-                        "process as a node)."
-                        if counted_processes
-                        else "."
-                    )
-                    + " The committee checks the node count before the entry joins a 10-node list.",
-                )
+            ending = (
+                f" (as many as its {run.procs} processes: the tools may have counted every process as a "
+                "node)."
+                if counted_processes
+                else "."
             )
+            findings.append(finding("ten-node-count", nodes=run.nodes, ending=ending))
     return findings
 
 
@@ -92,13 +66,13 @@ def _network_findings(run: RunResult, declared: DeclaredSystem | None) -> list[F
         phase = run.phases.get(name)
         if phase is not None and phase.value > ceiling:
             findings.append(
-                Finding(
+                finding(
                     "bandwidth-above-network",
-                    Severity.WARNING,
-                    f"{name} reached {phase.value:,.2f} GiB/s, but {nodes} client nodes with "
-                    f"{declared.client_network_gbps:g} Gbit/s each can move at most {ceiling:,.2f} GiB/s; "
-                    "the data may have been served from a cache or the network is declared too low.",
                     phase=name,
+                    value=phase.value,
+                    nodes=nodes,
+                    gbps=declared.client_network_gbps,
+                    ceiling=ceiling,
                 )
             )
     return findings

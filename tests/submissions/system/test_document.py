@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from submissions.system_description import system_description_clean, system_description_read
-from submissions.system_schema.document import read_document
-from submissions.system_schema.files import read_system_text
-from submissions.system_schema.schema import community_schema
-from tests.submissions.system_schema.documents import (
+from submissions.system.description import system_description_clean, system_description_read
+from submissions.system.document import read_document
+from submissions.system.files import read_system_text
+from submissions.system.schema import community_schema
+from tests.submissions.system.documents import (
     REAL_2021_DOCUMENT,
     VALID,
     node,
