@@ -65,14 +65,16 @@ def ior_volume(text: str) -> IorVolume:
         if first == "s" and line.startswith("stonewalling pairs accessed min"):
             if pairs is None:
                 match = _PAIRS_RE.match(line)
-                if match:
-                    pairs = (int(match.group(1)), int(match.group(2)))
+                least, most = (to_int(match.group(1)), to_int(match.group(2))) if match else (None, None)
+                if least is not None and most is not None:
+                    # to_int, not int(): int() raises on more than 4,300 digits, and a reader must not.
+                    pairs = (least, most)
             continue
         if first == "W":
             if moved is None and line.startswith("WARNING: Using actual"):
                 match = _MOVED_RE.match(line)
                 if match:
-                    moved = int(match.group(1))
+                    moved = to_int(match.group(1))
             continue
         if first == "S" and line.startswith("Summary of all tests"):
             in_summary = True
@@ -144,7 +146,7 @@ def _option_tasks(options: dict[str, str]) -> int | None:
         return tasks
     clients = options.get("clients")  # IOR 3.0/3.1: "clients = 16 (1 per node)"
     match = _CLIENTS_RE.match(clients) if clients else None
-    return int(match.group(1)) if match else None
+    return to_int(match.group(1)) if match else None
 
 
 def _exact_size(text: str | None) -> int | None:
@@ -154,7 +156,8 @@ def _exact_size(text: str | None) -> int | None:
     match = _SIZE_RE.match(text)
     if match is None:
         return None
-    return int(match.group(1)) * _SIZE_UNITS[match.group(2)]
+    count = to_int(match.group(1))
+    return None if count is None else count * _SIZE_UNITS[match.group(2)]
 
 
 def _ior_bytes(
@@ -226,7 +229,7 @@ def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:
             if iterations is None:
                 match = _ITERATIONS_RE.search(line)
                 if match:
-                    iterations = int(match.group(1))
+                    iterations = to_int(match.group(1))
             continue
         if line.startswith("   "):
             if table is None or operation is None or operation not in line:
@@ -241,12 +244,13 @@ def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:
             continue
         if line.startswith("Continue stonewall hit") and stonewall is None:
             match = _CONTINUE_RE.match(line)
-            if match:
-                stonewall = (int(match.group(1)), int(match.group(2)), to_float(match.group(3)))
+            least, most = (to_int(match.group(1)), to_int(match.group(2))) if match else (None, None)
+            if match and least is not None and most is not None:
+                stonewall = (least, most, to_float(match.group(3)))
         elif nominal is None and line[:1].isdigit() and " tasks, " in line:
             match = _NOMINAL_RE.match(line)
             if match:
-                nominal = int(match.group(2))
+                nominal = to_int(match.group(2))
     low, high = _items_range(rate, time)
     return MdtestVolume(
         items_low=low,

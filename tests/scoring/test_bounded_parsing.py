@@ -566,3 +566,20 @@ def test_counts_that_int_refuses_are_no_crash(run_copies: dict[str, Path]) -> No
             assert verification.result.phases  # read and verified, not an exception
     finally:
         result.write_text(original)
+
+
+def test_volumes_with_numbers_beyond_int_limits_are_no_crash() -> None:
+    digits = "9" * 5_000
+    ior = "\n".join(
+        [
+            f"stonewalling pairs accessed min: {digits} max: {digits} -- min data: 1 GiB",
+            f"WARNING: Using actual aggregate bytes moved = {digits}",
+            f"xfersize : {digits} MiB",
+            f"clients = {digits} (1 per node)",
+        ]
+    )
+    assert volumes.ior_volume(ior).pairs_max is None
+    mdtest = "\n".join(
+        [f"Continue stonewall hit min: {digits} max: {digits} avg: 1.0", f"{digits} tasks, {digits} files"]
+    )
+    assert volumes.mdtest_volume(mdtest, "File creation") is not None
