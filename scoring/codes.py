@@ -146,6 +146,34 @@ CODES: dict[str, Code] = {
         WARNING,
         "The benchmark version '{version}' is not an IO500 release tag (io500-...).",
     ),
+    # --- options as run (rules/options.py) ---
+    "options-echo-mismatch": Code(
+        ERROR,
+        "{tool} printed in {file} that {phase} ran with {name} = {echoed}, but its command line "
+        "says {commanded}: the command line was changed after the run.",
+    ),
+    "options-echo-unscored": Code(
+        WARNING,
+        "{tool} printed in {file} that the unscored phase {phase} ran with {name} = {echoed}, but "
+        "its command line says {commanded}.",
+    ),
+    "options-config-mismatch": Code(
+        ERROR,
+        "The {phase} command in {where} ran with {used}, but {source} sets {key} = {configured}; "
+        "the benchmark builds its commands from that setting, so command and configuration "
+        "belong to different runs or one was edited.",
+    ),
+    "options-cache-defeat-missing": Code(
+        ERROR,
+        "The {phase} command in {where} lacks {option} ({found}), which the benchmark always passes: "
+        "it {why}.",
+    ),
+    "options-cache-defeat-script": Code(
+        WARNING,
+        "The {phase} command in {where} lacks {option} ({found}), which the io500.sh of that time "
+        "passed: it {why}. An older or edited script ran; the committee should check the result "
+        "was not served from a cache.",
+    ),
     # --- find (rules/find.py) ---
     "find-nothing-found": Code(
         ERROR,
@@ -320,12 +348,6 @@ CODES: dict[str, Code] = {
         "result.txt says {phase} started at {start}, before {previous} ended at {end}: the "
         "application runs its phases one after the other, so a phase's clocks were edited.",
     ),
-    "evidence-clock-unreadable": Code(
-        ERROR,
-        "{key} of {phase} in result.txt reads '{text}', which is not the 'YYYY-MM-DD HH:MM:SS' "
-        "(or, for t_delta, the number) the application always prints: the clocks were edited, "
-        "and none of the phase's time checks could run.",
-    ),
     "evidence-tool-contradiction": Code(
         ERROR,
         "{raw_file}, the {tool} output of {phase}, contradicts itself: {detail}. A tool prints "
@@ -441,6 +463,83 @@ CODES: dict[str, Code] = {
     "physics-checked": Code(
         INFO,
         "{count} cross-phase comparisons hold ({kinds}).",
+    ),
+    # --- structure a submitter cannot use (rules/structure.py) ---
+    "result-section-duplicate": Code(
+        ERROR,
+        "result.txt holds the section [{section}] {count} times. The IO500 application writes each "
+        "section once; readers take some values from the first copy and the hash from the last, so a "
+        "copy can pair an edited value with a verified hash.",
+    ),
+    "result-key-duplicate": Code(
+        ERROR,
+        "The section [{section}] of result.txt sets '{key}' {count} times. The IO500 application writes "
+        "each key once; a second copy can pair an edited value with a verified hash.",
+    ),
+    "result-section-order": Code(
+        ERROR,
+        "result.txt has {section} after {previous}; the IO500 application writes its sections in "
+        "the order it runs the phases, so sections were moved or added after the run.",
+    ),
+    "result-mode-contradicted": Code(
+        ERROR,
+        "result.txt says mode = {mode}, but {evidence}: the header was edited after the run (the mode "
+        "decides which phases and checks apply).",
+    ),
+    "result-clock-unparsable": Code(
+        ERROR,
+        "{key} of [{phase}] in result.txt is '{value}', not {expected} as the IO500 application writes "
+        "it; an unreadable clock would switch the clock checks off, so it was edited.",
+    ),
+    "result-clock-partial": Code(
+        ERROR,
+        "[{phase}] of result.txt lacks {missing}: the IO500 application writes t_start, t_delta and "
+        "t_end into every phase (or, at verbosity 0, into none), so clocks were removed after the run.",
+    ),
+    "result-clock-absent": Code(
+        WARNING,
+        "result.txt records no t_start / t_delta / t_end, although config.ini sets [global] verbosity = "
+        "{verbosity}, at which the IO500 application writes them; unless the run overrode the verbosity "
+        "on its command line (-v=0), they were removed, and the raw outputs' clocks cannot be checked.",
+    ),
+    "raw-clock-unreadable": Code(
+        ERROR,
+        "{raw_file} holds no readable {what} ({line} line), which {tool} prints in every version: the "
+        "clock was removed or edited after the run, and the phase's clocks cannot be checked.",
+    ),
+    "invalid-line-missing": Code(
+        ERROR,
+        "{evidence}; the IO500 application then writes '; ERROR INVALID {line}' into {where}, and "
+        "that line is missing: the benchmark's own invalid verdict was removed after the run.",
+    ),
+    "scc-contradicted": Code(
+        ERROR,
+        "config.ini says scc = {claimed}, but {evidence}: the run was made in Student Cluster "
+        "Competition mode (minimum write time 30 s), and config.ini was changed after the run.",
+    ),
+    "version-contradicted": Code(
+        ERROR,
+        "The run claims the release {version}, but its outputs contradict it: {evidence}. The version "
+        "string was changed after the run (its hash recomputed); the outputs show what was built.",
+    ),
+    "version-ahead-of-tag": Code(
+        WARNING,
+        "The run claims the release {version}, but {evidence}: it is a build of later commits labelled "
+        "{version} (a development build, or its version string was edited); the committee must accept "
+        "it like a development build.",
+    ),
+    "version-tool-mismatch": Code(
+        WARNING,
+        "The run claims the release {version}, whose prepare.sh builds IOR and mdtest {expected}, but "
+        "the outputs print {printed}: the benchmark was built with other tools than its release pins, "
+        "or its version string was edited; the committee should ask which.",
+    ),
+    # --- which run of an archive is listed (primary.py) ---
+    "primary-run-chosen": Code(
+        WARNING,
+        "The archive holds {count} runs. The registry lists {primary}, {why}; runs are never chosen "
+        "by score. Not listed: {others}. The committee should confirm that the listed run is the one "
+        "submitted.",
     ),
     # --- hints for reviewers (rules/hints.py) ---
     "read-after-write-cached": Code(

@@ -109,6 +109,20 @@ class TimelineBin:
 
 
 @dataclass(frozen=True)
+class EchoedOption:
+    """One option as the tool printed it back (readers/echo.py), under the tool's own parameter
+    name (IOR: transferSize, blockSize, segmentCount, filePerProc, reorderTasks, ...). A number is
+    the range its printed text allows (exact integers: low == high; switches: 0 or 1); a name such
+    as the api has no range, only its text."""
+
+    name: str
+    text: str  # as printed, for messages
+    source: str  # where it was printed: "Options", "Summary", "Summary of all tests", "mdtest"
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
 class IorVolume:
     """What one IOR output says about the data it moved: the facts the cross-phase physics compares.
 
@@ -185,6 +199,7 @@ class RawOutput:
     contradictions: tuple[str, ...] = ()
     ior_volume: IorVolume | None = None  # IOR: bytes, stonewall pairs, transfer geometry
     mdtest_volume: MdtestVolume | None = None  # mdtest: items of the phase's operation
+    options: tuple[EchoedOption, ...] = ()  # what the tool echoed of the options it ran with
 
 
 @dataclass(frozen=True)
@@ -229,6 +244,8 @@ class RunResult:
     # / "special". A result.txt that is a directory is not a missing file but not evidence either.
     irregular: dict[str, str] = field(default_factory=dict)
     read_notes: list[Finding] = field(default_factory=list)  # what the reader noticed on the way
+    # The versions IOR and mdtest printed in their output ("ior" -> "3.4.0+dev"), C eras.
+    tool_versions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

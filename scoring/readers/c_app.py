@@ -23,6 +23,7 @@ from scoring.readers.phases import (
     raise_unreadable,
     timestamp_in,
 )
+from scoring.readers.tool_versions import tool_versions
 
 SUMMARY = "result_summary.txt"
 RESULT = "result.txt"
@@ -233,6 +234,7 @@ def read_c_app(files: RunFiles) -> RunResult:
     run.claimed = _score(ini, "SCORE", summary.score if summary else None, notes)
     run.claimed_extended = _score(ini, "SCOREX", summary.scorex if summary else None, notes)
     _read_config(files, run)
+    run.tool_versions = tool_versions(files)
     run.files = files.all_names
     run.irregular = dict(files.irregular)
     run.read_notes = notes

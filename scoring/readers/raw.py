@@ -13,6 +13,7 @@ import re
 from math import isfinite
 
 from scoring.model import RankRow, RawOutput, TimelineBin
+from scoring.readers.echo import ior_options, mdtest_options
 from scoring.readers.numbers import half_unit, to_float, to_int
 
 MIB = 1024 * 1024
@@ -146,6 +147,7 @@ def parse_ior(text: str, file: str) -> RawOutput:
         finished=clock.get("Finished"),
         contradictions=figures.contradictions(),
         open_close_s=_open_close(row),
+        options=ior_options(text, summary_header, summary_row, row),
     )
 
 
@@ -388,6 +390,7 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
         time_high=time_high,
         started=clock.get("started"),
         finished=clock.get("finished"),
+        options=mdtest_options(text, tasks),
     )
 
 

@@ -14,10 +14,12 @@ from scoring.rules.find import find_rules
 from scoring.rules.hashes import hash_rules
 from scoring.rules.hints import hint_rules
 from scoring.rules.markers import marker_rules
+from scoring.rules.options import options_rules
 from scoring.rules.params import param_rules
 from scoring.rules.physics import physics_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
+from scoring.rules.structure import structure_rules
 
 Rule = Callable[[RunResult], list[Finding]]
 
@@ -25,9 +27,11 @@ RULES: tuple[Rule, ...] = (
     stonewall_rules,
     marker_rules,
     hash_rules,
+    structure_rules,
     evidence_rules,
     physics_rules,
     param_rules,
+    options_rules,
     find_rules,
     hint_rules,
 )

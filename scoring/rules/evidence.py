@@ -439,23 +439,16 @@ def _drift_slack(seconds: float) -> float:
     return CLOCK_SLACK_S + CLOCK_DRIFT * abs(seconds)
 
 
-def _phase_clocks(
-    phase: Phase, report: EvidenceReport
-) -> tuple[dt.datetime | None, dt.datetime | None, float | None]:
-    """t_start, t_end and t_delta; a value that is there but unreadable is an edited clock."""
+def _phase_clocks(phase: Phase) -> tuple[dt.datetime | None, dt.datetime | None, float | None]:
+    """t_start, t_end and t_delta (one that is there but unreadable: rules/structure.py)."""
     start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
-    t_delta = to_float(phase.values.get("t_delta"))
-    for key, parsed in (("t_start", start), ("t_end", end), ("t_delta", t_delta)):
-        text = phase.values.get(key)
-        if text is not None and parsed is None:
-            _emit(report, phase, "evidence-clock-unreadable", key=key, text=text[:80])
-    return start, end, t_delta
+    return start, end, to_float(phase.values.get("t_delta"))
 
 
 def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: EvidenceReport) -> str | None:
     if run.era.is_shell:
         return _check_script_time(run, phase, raw, report)
-    start, end, t_delta = _phase_clocks(phase, report)
+    start, end, t_delta = _phase_clocks(phase)
     status: str | None = None
     if start is not None and end is not None and t_delta is not None:
         status = _check_wall(phase, start, end, t_delta, report)

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
+from scoring.primary import choose_primary
 from submissions.codes import finding
 from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
@@ -55,13 +56,6 @@ def _phase_row(result: Result, phase: Phase) -> PhaseResult:
         ranks=[_rank_row(row) for row in phase.ranks],
         timeline=[[bin_.rank, bin_.second, _finite(bin_.amount)] for bin_ in phase.timeline],
     )
-
-
-def _rank_key(item: tuple[Verification, list[ScoringFinding]]) -> tuple[bool, float, str]:
-    verification, extra = item
-    valid = verification.valid and not any(f.severity is Severity.ERROR for f in extra)
-    score = _finite(verification.computed.score)
-    return (valid, score if score is not None else -math.inf, verification.result.path)
 
 
 def _error_summary(findings: Sequence[ScoringFinding]) -> str:
@@ -160,24 +154,22 @@ def ingest_store_verifications(
         # the checks, so that it never confirms itself.
         description_findings = system_description_from_archive(submission=submission, files=system_files)
         declared = declared_system(submission)
-        ranked = sorted(
+        # The listed run is the complete, latest one, never the best-scoring (scoring/primary.py).
+        choice = choose_primary(verifications)
+        ranked = [
             (
-                (
-                    v,
-                    [
-                        *system_findings(v.result, declared, ten_node=submission.ten_node),
-                        *version_findings(v.result, submission.release),
-                    ],
-                )
-                for v in verifications
-            ),
-            key=_rank_key,
-            reverse=True,
-        )
+                verifications[index],
+                [
+                    *system_findings(verifications[index].result, declared, ten_node=submission.ten_node),
+                    *version_findings(verifications[index].result, submission.release),
+                ],
+            )
+            for index in choice.order
+        ]
         primary_findings: list[ScoringFinding] = []
         for index, (verification, extra) in enumerate(ranked):
             if index == 0:
-                extra = [*extra, *description_findings]
+                extra = [*extra, *choice.findings, *description_findings]
             findings = _create_result(submission, verification, extra, primary=index == 0)
             if index == 0:
                 primary_findings = findings

@@ -121,7 +121,7 @@ def test_a_phase_shorter_than_its_tool_ran_is_an_error(era: str, tmp_path: Path)
 def test_an_unreadable_clock_is_an_error_not_a_skipped_check(era: str, key: str, tmp_path: Path) -> None:
     run = copy_run(era, tmp_path)
     set_value(run, "ior-hard-write", key, "yesterday at noon")
-    assert "evidence-clock-unreadable" in errors(only(verify(run)))
+    assert "result-clock-unparsable" in errors(only(verify(run)))
 
 
 @pytest.mark.parametrize("era", RUNS)
