@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from scoring.cmdline import CommandLine
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, EchoedOption, Finding, Phase, RunResult
+from scoring.readers.numbers import to_int
 from scoring.rules.common import config_source, config_value, run_date
 from scoring.rules.params import SHELL_MDTEST_VERIFY_SINCE
 
@@ -74,7 +75,8 @@ def ior_size(text: str) -> int | None:
     text = text.strip()
     scale = _SUFFIXES.get(text[-1:].lower(), 1) if text else 1
     digits = text[:-1] if scale != 1 else text
-    return int(digits) * scale if digits.isdigit() else None
+    number = to_int(digits) if digits.isdigit() else None  # isdigit() passes "²", which int() refuses
+    return None if number is None else number * scale
 
 
 def ior_parameters(command: str) -> dict[str, str]:

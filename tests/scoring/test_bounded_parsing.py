@@ -29,10 +29,10 @@ import pytest
 from scoring import ReadError, verify
 from scoring.hashes import MAX_HASHED_CHARS
 from scoring.locate import Limits, read_runs
-from scoring.readers import c_app, ini, raw, shell_config, shell_era, volumes
+from scoring.readers import c_app, echo, ini, raw, shell_config, shell_era, volumes
 from scoring.readers.lines import MAX_LINE_CHARS
 from scoring.readers.raw import parse_ior, parse_mdtest
-from scoring.rules import physics
+from scoring.rules import options, physics, structure
 from scoring.rules.params import is_release_version, version_match
 from scoring.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from tests.scoring.corpus import data_root
@@ -583,3 +583,27 @@ def test_volumes_with_numbers_beyond_int_limits_are_no_crash() -> None:
         [f"Continue stonewall hit min: {digits} max: {digits} avg: 1.0", f"{digits} tasks, {digits} files"]
     )
     assert volumes.mdtest_volume(mdtest, "File creation") is not None
+
+
+OLD_MINWRITE = re.compile(r"stonewall-time\b.*?(?:<|!=)\s*(\d+)\s*s")
+
+
+def test_the_minimum_write_time_of_an_error_comment_is_read_as_before() -> None:
+    prefixes = ("ERROR INVALID stonewall-time", "stonewall-time < 3", "stonewall-timex != 1 s stonewall-time")
+    for comment in _short_lines(prefixes, 3, 20_000):
+        for text in (comment, comment.replace("(", "<").replace(")", "s").replace("a", "!=")):
+            old = OLD_MINWRITE.search(text)
+            assert structure._minimum_write_applied(text) == (old.group(1) if old else None), repr(text)
+    repeated = "ERROR INVALID " + "stonewall-time " * (MIB // 15) + "< 30 x"
+    started = time.perf_counter()
+    assert structure._minimum_write_applied(repeated) is None
+    assert time.perf_counter() - started < 0.2
+
+
+def test_option_echoes_and_sizes_beyond_int_limits_are_no_crash() -> None:
+    digits = "9" * 5_000
+    mdtest = f"Shifting ranks by {digits} for each phase.\n{digits} tasks, {digits} files\n"
+    assert echo.mdtest_options(mdtest, None) == ()
+    assert options.ior_size("²") is None
+    assert options.ior_size(digits + "k") is None
+    assert options.ior_size("2m") == 2 * 1024 * 1024
