@@ -36,9 +36,13 @@ if str(REPO) not in sys.path:
 import scoring  # noqa: E402
 from benchmarks.redteam_forgeries import KINDS, Kind, NotApplicable, Outcome, Workspace, read_index  # noqa: E402
 from scoring import ReadError, verify  # noqa: E402
-from scoring.model import Era, RunResult, Severity, Verification  # noqa: E402
+from scoring.model import BasisLevel, Era, RunResult, Severity, Verification  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "io500-data" / "submissions"
+# Warnings that say evidence is gone (kinds whose expectation is "warning").
+GAP_CODES = frozenset({"evidence-raw-missing", "evidence-ranks-missing", "evidence-ranks-empty"})
+LEVELS = list(BasisLevel)  # weakest first
+LIMIT_KINDS = frozenset(kind.key for kind in KINDS if kind.expect == "limit")
 ERAS: tuple[Era, ...] = (
     Era.SHELL,
     Era.SHELL_GIB,
@@ -212,13 +216,17 @@ def verdict(
             return True, (*_codes(_errors(forged)), "(still invalid)"), ""
         return bool(new_errors), _codes(new_errors), ""
     if kind.expect == "warning":
-        # the raw-missing warning must name every phase whose evidence is gone (in its phase or its text)
-        said = [f for f in forged.findings if f.severity is Severity.WARNING and "raw-missing" in f.code]
+        # the warning must name every phase whose evidence is gone (in its phase or its text), and the
+        # verdict must rest on less than the honest run's did
+        said = [f for f in forged.findings if f.severity is Severity.WARNING and f.code in GAP_CODES]
         named = all(
             any(f.phase == p or (f.phase is None and p in f.message) for f in said) for p in outcome.phases
         )
+        lowered = LEVELS.index(forged.basis.level) < LEVELS.index(honest.verification.basis.level)
         codes = _codes(new_errors) if new_errors else tuple(sorted({f.code for f in said}))
-        return bool(new_errors) or (bool(said) and named), codes, ""
+        return bool(new_errors) or (bool(said) and named and lowered), codes, ""
+    if kind.expect == "limit":
+        return bool(new_errors), _codes(new_errors), "known limit"
     if kind.expect == "primary":
         chosen, note = choose_primary(verifications)
         report.primary_note = note
@@ -286,7 +294,9 @@ def run(
     started = time.perf_counter()
     report = Report()
     by_era = honest_runs(corpus) if by_era is None else by_era
-    kinds = [k for k in KINDS if not only or k.key in only or k.key.split("-")[0] in only]
+    keys = {k.key for k in KINDS}
+    # "h" selects h-echo, h-table, ...; "d" is a kind of its own and selects only itself
+    kinds = [k for k in KINDS if not only or k.key in only or (k.key.split("-")[0] in set(only) - keys)]
     with tempfile.TemporaryDirectory(prefix="redteam-") as tmp:
         for kind in kinds:
             for era in eras:
@@ -408,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     eras = [Era(e) for e in args.era] if args.era else list(ERAS)
     report = run(args.corpus, args.per_era, args.only, eras)
     print(render(report, eras))
-    return 0 if all(r.caught for r in report.results) else 1
+    return 0 if all(r.caught for r in report.results if r.kind not in LIMIT_KINDS) else 1
 
 
 if __name__ == "__main__":

@@ -145,10 +145,26 @@ def parse_ior(text: str, file: str) -> RawOutput:
         script_time_s=to_float(row[7]) if row else None,
         started=clock.get("Began"),
         finished=clock.get("Finished"),
-        contradictions=figures.contradictions(),
+        contradictions=figures.contradictions() + _row_time_contradictions(rows),
         open_close_s=_open_close(row),
         options=ior_options(text, summary_header, summary_row, row),
     )
+
+
+def _row_time_contradictions(rows: list[list[str]]) -> tuple[str, ...]:
+    """A result row's open(s), wr/rd(s) and close(s) are each the longest rank's, and its total(s)
+    the longest rank's whole: no part can be longer than the whole (1,863 real rows agree)."""
+    found: list[str] = []
+    for index, row in enumerate(rows):
+        total = _printed(row[-2])
+        if total is None:
+            continue
+        for name, text in (("open(s)", row[-5]), ("wr/rd(s)", row[-4]), ("close(s)", row[-3])):
+            part = _printed(text)
+            if part is not None and part[0] > total[1]:
+                found.append(f"result row {index + 1}'s {name} {text} is longer than its total(s) {row[-2]}")
+                break
+    return tuple(found)
 
 
 def _open_close(row: list[str] | None) -> float | None:
@@ -211,14 +227,23 @@ class _IorFigures:
         if mean is not None:
             self.single.append(("the summary's Mean(MiB)", mean))
         seconds, size = _printed(summary.get("Mean(s)")), _printed(summary.get("aggs(MiB)"))
-        if seconds is not None and size is not None and seconds[0] > 0:
+        if size is not None:
             size = (size[0] * (1 - FLOAT_RELATIVE), size[1] * (1 + FLOAT_RELATIVE))
+        if seconds is not None and size is not None and seconds[0] > 0:
             self.single.append(("aggs(MiB) over Mean(s)", (size[0] / seconds[1], size[1] / seconds[0])))
         time = _printed(rows[0][-2]) if rows else None
         if moved is not None and time is not None and time[0] > 0:
             self.single.append(
                 ("the bytes moved over the row's time", (moved / time[1] / MIB, moved / time[0] / MIB))
             )
+        # The row's total(s) and the summary's Mean(s) are one measurement printed twice.
+        self.seconds = [
+            (name, bound)
+            for name, bound in (("the row's total(s)", time), ("the summary's Mean(s)", seconds))
+            if bound is not None
+        ]
+        if size is not None and time is not None and time[0] > 0:
+            self.single.append(("aggs(MiB) over the row's total(s)", (size[0] / time[1], size[1] / time[0])))
 
     def _one_repetition(self) -> bool:
         return len(self.rows) <= 1
@@ -243,6 +268,9 @@ class _IorFigures:
 
     def contradictions(self) -> tuple[str, ...]:
         found: list[str] = []
+        if self._one_repetition() and len(self.seconds) == 2 and not _overlap(*(b for _, b in self.seconds)):
+            (first, a), (second, b) = self.seconds
+            found.append(f"{first} allows {_span(a)} s but {second} allows {_span(b)} s")
         for group in self._groups():
             for index, (name, bound) in enumerate(group):
                 clash = next((other for other in group[:index] if not _overlap(other[1], bound)), None)
