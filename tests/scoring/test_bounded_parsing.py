@@ -607,3 +607,27 @@ def test_option_echoes_and_sizes_beyond_int_limits_are_no_crash() -> None:
     assert options.ior_size("²") is None
     assert options.ior_size(digits + "k") is None
     assert options.ior_size("2m") == 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        ("config.ini", "segmentCount = 10000000", "segmentCount = inf"),
+        ("config.ini", "segmentCount = 10000000", "segmentCount = nan"),
+        ("config.ini", "segmentCount = 10000000", "segmentCount = 1e999"),
+        ("mdtest-easy-write.txt", "Shifting ranks by 10", "Shifting ranks by " + "9" * 400),
+        ("result.txt", "-n 1000000 -u", "-n 1000000 -b 1e10 -z 64 -u"),
+    ],
+)
+def test_values_no_float_or_int_holds_are_no_crash(
+    run_copies: dict[str, Path], name: str, old: str, new: str
+) -> None:
+    # int(inf), int(nan), float() of a 400-digit int and 1e10 ** 64 raise; a rule must not.
+    path = run_copies["c-isc25"] / name
+    original = path.read_text()
+    assert old in original
+    try:
+        path.write_text(original.replace(old, new, 1))
+        assert verify(run_copies["c-isc25"])
+    finally:
+        path.write_text(original)
