@@ -1379,7 +1379,9 @@ KINDS: tuple[Kind, ...] = (
         "k",
         "dev build relabelled as release",
         version_relabelled,
-        "error",
+        # A documented limit: a build whose extra commits change nothing the run writes leaves the
+        # release's own files; rules/structure.py flags the builds whose outputs show the difference.
+        "limit",
         eras=C_ERAS,
         other_eras="io500.sh prints no version",
     ),

@@ -460,6 +460,11 @@ CODES: dict[str, Code] = {
         "({other_source} and the rest). All phases of one run use the same client nodes, so this "
         "output was changed or comes from another run.",
     ),
+    "physics-bandwidth-volume-mismatch": Code(
+        ERROR,
+        "{raw_file} gives {bandwidth:.6f} GiB/s over {time_s} s, which does not multiply out to the "
+        "{bytes:.0f} bytes IOR moved ({source}): the bandwidth or the time was edited.",
+    ),
     "physics-checked": Code(
         INFO,
         "{count} cross-phase comparisons hold ({kinds}).",

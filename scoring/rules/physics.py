@@ -33,6 +33,7 @@ from scoring.codes import finding
 from scoring.model import Finding, Phase, RunResult
 from scoring.rules.common import result_header
 
+BANDWIDTH = "physics-bandwidth-volume-mismatch"
 BYTES_READ = "physics-bytes-read-mismatch"
 PAIRS = "physics-pairs-mismatch"
 GEOMETRY = "physics-pairs-beyond-geometry"
@@ -42,8 +43,19 @@ FIND = "physics-find-excess"
 TASKS = "physics-tasks-mismatch"
 NODES = "physics-nodes-mismatch"
 CHECKED = "physics-checked"
+GIB = 1024**3
 
-INVARIANTS: tuple[str, ...] = (BYTES_READ, PAIRS, GEOMETRY, RECORDED_PAIRS, ITEMS, FIND, TASKS, NODES)
+INVARIANTS: tuple[str, ...] = (
+    BANDWIDTH,
+    BYTES_READ,
+    PAIRS,
+    GEOMETRY,
+    RECORDED_PAIRS,
+    ITEMS,
+    FIND,
+    TASKS,
+    NODES,
+)
 
 # Entries of a data directory besides the mdtest files that a find may count: per task one ior-easy
 # file (-F) and, for finds that count directories, mdtest-easy's unique directory and its tree root;
@@ -110,6 +122,7 @@ def physics_findings(measurements: list[Measurement]) -> list[Finding]:
 
 
 _KIND_NAMES = {
+    BANDWIDTH: "IOR bandwidth x time = its bytes",
     BYTES_READ: "bytes read = bytes written",
     PAIRS: "bytes = stonewall pairs x tasks x transfer",
     GEOMETRY: "stonewall pairs within the blocks",
@@ -124,6 +137,7 @@ _KIND_NAMES = {
 def physics_measurements(run: RunResult) -> list[Measurement]:
     """Every cross-phase comparison the run's outputs allow."""
     return [
+        *_bandwidth_volume(run),
         *_bytes_read(run),
         *_pairs(run),
         *_mdtest_items(run),
@@ -141,6 +155,32 @@ def _bytes_range(phase: Phase | None) -> tuple[float, float, str, str] | None:
     if volume.bytes_low is None or volume.bytes_high is None or volume.bytes_source is None:
         return None
     return volume.bytes_low, volume.bytes_high, volume.bytes_source, phase.raw.file
+
+
+def _bandwidth_volume(run: RunResult) -> Iterator[Measurement]:
+    """IOR's bandwidth is its bytes over its time: with only the geometry to give the bytes (IOR
+    prints no byte count when it wrote what it was told), the row's figures must still multiply out."""
+    for name in ("ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"):
+        phase = run.phases.get(name)
+        volume = _bytes_range(phase)
+        raw = phase.raw if phase is not None else None
+        if volume is None or raw is None or raw.value_low is None or raw.value_high is None:
+            continue
+        if raw.time_low is None or raw.time_high is None or raw.time_low <= 0:
+            continue
+        yield Measurement(
+            BANDWIDTH,
+            name,
+            observed=(raw.value_low * GIB * raw.time_low, raw.value_high * GIB * raw.time_high),
+            expected=(volume[0], volume[1]),
+            values={
+                "bandwidth": (raw.value_low + raw.value_high) / 2,
+                "time_s": raw.time_s,
+                "raw_file": raw.file,
+                "bytes": (volume[0] + volume[1]) / 2,
+                "source": volume[2],
+            },
+        )
 
 
 def _bytes_read(run: RunResult) -> Iterator[Measurement]:
