@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from scoring.model import Era, Finding, Phase, RunResult, Score
 from scoring.readers.files import RunFiles
 from scoring.readers.ini import IniDocument, IniSection, parse_ini
-from scoring.readers.lines import too_long, too_long_note
+from scoring.readers.lines import shown, too_long, too_long_note
 from scoring.readers.notes import note
 from scoring.readers.numbers import to_float, to_int
 from scoring.readers.phases import (
@@ -382,7 +382,7 @@ def _score_number(text: str | None, what: str, where: str, notes: list[Finding])
         notes.append(
             note(
                 "read-value-unreadable",
-                f"The claimed {what} of [{where}] is '{text}', which is not a number of zero or more.",
+                f"The claimed {what} of [{where}] is '{shown(text)}', which is not a number of zero or more.",
             )
         )
         return None

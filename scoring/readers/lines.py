@@ -16,6 +16,11 @@ from scoring.readers.notes import note
 MAX_LINE_CHARS = 64 * 1024
 
 
+def shown(text: str, limit: int = 120) -> str:
+    """`text` as a message may quote it: cut after `limit` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def too_long(line: str) -> bool:
     return len(line) > MAX_LINE_CHARS
 

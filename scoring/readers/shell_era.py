@@ -14,7 +14,7 @@ import re
 
 from scoring.model import Era, Finding, Phase, RawOutput, RunResult, Score
 from scoring.readers.files import RunFiles
-from scoring.readers.lines import too_long, too_long_note
+from scoring.readers.lines import shown, too_long, too_long_note
 from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.phases import (
@@ -134,7 +134,7 @@ def _number(text: str, what: str, source: str, notes: list[Finding]) -> float | 
         notes.append(
             note(
                 "read-value-unreadable",
-                f"The claimed {what} in {source} is '{text}', which is not a number of zero or more.",
+                f"The claimed {what} in {source} is '{shown(text)}', which is not a number of zero or more.",
             )
         )
         return None

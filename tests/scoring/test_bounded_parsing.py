@@ -41,6 +41,8 @@ MIB = 1024 * 1024
 BUDGET_S = 2.0  # generous for CI; measured on a 2-core machine shared with five busy processes: <= 1 s
 # The file cap of scoring.locate is 16 MiB: a planted copy holds at most this many hostile lines.
 LINES_PER_COPY = 12
+# A message quotes what it found, cut: a megabyte line must not make a megabyte finding.
+MAX_MESSAGE_CHARS = 10_000
 
 # --- the regular expressions the readers used before: they define the behaviour kept ----------
 _SP = r"[ \t\n\r\f\v]"
@@ -274,7 +276,20 @@ EXTRA_FILES = {
 
 FILLERS = [" ", "\t", "=", "[", "#", ";", "9", '"', "'", ",", "-", "a "]
 # Near-miss prefixes: each is the start of a line some pattern looks for, so the pattern runs on it.
-INI = ["key = ", "key=", "version = io500-", "[", "[ name ", "[name]", "[name] ", "config-hash = "]
+INI = [
+    "key = ",
+    "key=",
+    "version = io500-",
+    "[",
+    "[ name ",
+    "[name]",
+    "[name] ",
+    "config-hash = ",
+    "score           = ",
+    "t_start         = ",
+    "exe             = ./ior ",
+    "procs           = ",
+]
 SUMMARY = [
     "IO500 version ",
     "IO500 version io500-isc25_v1 (",
@@ -357,19 +372,21 @@ def _hostile_lines(name: str) -> list[str]:
     return lines
 
 
-def _planted(original: str, hostile: list[str]) -> str:
+def _planted(original: str, hostile: list[str], after: bool = False) -> str:
     """The original lines with each hostile line just before the first line sharing its first word
-    (so it meets the reader in the state its pattern runs in), the others in the middle."""
+    (so it meets the reader in the state its pattern runs in), or just after it for an INI file
+    (where a later key replaces an earlier one), the others in the middle."""
     lines = original.split("\n")
-    before: dict[int, list[str]] = {}
+    planted: dict[int, list[str]] = {}
     for line in hostile:
         word = line[:24].split()[0] if line[:24].split() else None
-        at = next((i for i, old in enumerate(lines) if word and old.startswith(word)), len(lines) // 2)
-        before.setdefault(at, []).append(line)
+        at = next((i for i, old in enumerate(lines) if word and old.startswith(word)), None)
+        planted.setdefault(len(lines) // 2 if at is None else at + after, []).append(line)
     out: list[str] = []
     for index, line in enumerate(lines):
-        out.extend(before.get(index, []))
+        out.extend(planted.get(index, []))
         out.append(line)
+    out.extend(planted.get(len(lines), []))
     return "\n".join(out)
 
 
@@ -418,12 +435,15 @@ def slowest_planted_verification(run: Path, name: str) -> tuple[int, float]:
     slowest = 0.0
     try:
         for start in range(0, len(hostile), LINES_PER_COPY):
-            path.write_text(_planted(original, hostile[start : start + LINES_PER_COPY]))
+            chunk = hostile[start : start + LINES_PER_COPY]
+            path.write_text(_planted(original, chunk, after=name.endswith(".ini") or name == "result.txt"))
             started = time.perf_counter()
             verifications = verify(run)
             elapsed = time.perf_counter() - started
             slowest = max(slowest, elapsed)
             assert verifications, "the planted run must still be read"
+            longest = max((len(f.message) for v in verifications for f in v.findings), default=0)
+            assert longest <= MAX_MESSAGE_CHARS, f"{name}: a message of {longest:,} characters"
             assert elapsed < BUDGET_S, f"{name} with lines {start}.. took {elapsed:.2f} s"
     finally:
         path.write_text(original)
