@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 
-from scoring.rules.params import VERSION_RE
+from scoring.rules.params import version_match
 
 VERSIONS_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_versions.json"
 
@@ -79,7 +79,7 @@ def version_tag(version: str | None) -> str | None:
     """The release tag a printed version was built from, or None when it names none."""
     if not version:
         return None
-    match = VERSION_RE.match(version.strip())
+    match = version_match(version.strip())
     return match["tag"] if match else None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 TOOLS: tuple[str, ...] = ("ior", "mdtest", "md-workbench", "pfind")
 
@@ -46,6 +46,8 @@ class CommandLine:
 
     def values(self, option: str) -> list[str]:
         """Every value given to `option`, in order, whether written `-x v` or `-x=v`."""
+        if "=" not in option:
+            return list(self._values_by_option.get(option, ()))
         found: list[str] = []
         prefix = option + "="
         for index, token in enumerate(self.tokens):
@@ -54,6 +56,19 @@ class CommandLine:
             elif token.startswith(prefix):
                 found.append(token[len(prefix) :])
         return found
+
+    @cached_property
+    def _values_by_option(self) -> dict[str, list[str]]:
+        """option -> its values, for every option without `=`, built in one pass over the tokens: the
+        rules ask for dozens of options, and a command of a million tokens must not be walked for each."""
+        index: dict[str, list[str]] = {}
+        for position, token in enumerate(self.tokens):
+            if position + 1 < len(self.tokens):
+                index.setdefault(token, []).append(self.tokens[position + 1])
+            name, equals, value = token.partition("=")
+            if equals:
+                index.setdefault(name, []).append(value)
+        return index
 
     def value(self, option: str) -> str | None:
         """The last value of `option`: the one the tool's option parser keeps."""

@@ -572,8 +572,20 @@ CODES: dict[str, Code] = {
 }
 
 
+# A value shown in a message (a command, a version, a reason quoting a file) is text a submitter
+# controls: one of a megabyte must not make a megabyte message. The longest of both real corpora is
+# a few hundred characters.
+MAX_SHOWN_CHARS = 2_000
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > MAX_SHOWN_CHARS:
+        return f"{value[:MAX_SHOWN_CHARS]}... ({len(value):,} characters)"
+    return value
+
+
 def finding(code: str, phase: str | None = None, **values: Any) -> Finding:
     """A `Finding` for `code`, its message filled from `values` (and `phase`)."""
     spec = CODES[code]
-    message = spec.template.format(phase=phase, **values)
+    message = spec.template.format(phase=phase, **{name: _shown(value) for name, value in values.items()})
     return Finding(code=code, severity=spec.severity, message=message, phase=phase)

@@ -50,6 +50,9 @@ class Limits:
     max_kept_bytes: int = 256 * MIB  # text kept in memory from one archive
     max_stream_bytes: int = 2048 * MIB  # bytes decompressed while walking a compressed archive
     max_members: int = 200_000
+    # Each run is read and verified on its own (milliseconds each): thousands of tiny result folders
+    # would keep a worker busy for minutes. The largest real upload of both corpora holds 8 runs.
+    max_runs: int = 100
 
 
 Loader = Callable[[], bytes]
@@ -404,6 +407,11 @@ def _read_inventory(inventory: _Inventory, label: str, limits: Limits) -> list[R
             f"No IO500 result was found in {label}: it contains no result_summary.txt, result.txt, "
             "io-500-summary.<timestamp>.txt or io-500-dev output.txt."
         )
+    if len(run_dirs) > limits.max_runs:
+        raise ReadError(
+            f"{label} holds {len(run_dirs)} result directories, more than the {limits.max_runs} read from "
+            "one upload; an IO500 submission holds one run (the largest real one holds 8)."
+        )
     # Each file belongs to the deepest result directory above it.
     members: dict[str, list[str]] = {folder: [] for folder in run_dirs}
     by_depth = sorted(run_dirs, key=lambda folder: folder.count("/") + (folder != "."), reverse=True)
@@ -416,13 +424,21 @@ def _read_inventory(inventory: _Inventory, label: str, limits: Limits) -> list[R
     duplicates = _summary_copies(run_files, inventory)
     runs: list[RunResult] = []
     failures: list[ReadError] = []
+    # Which runs each note concerns, found once: every run directory above its path, or every run when
+    # none is (a loop over runs inside the loop over notes would cost runs x notes x runs).
+    note_runs = [
+        ([folder for folder in run_dirs if _within(folder, note_path)] or run_dirs, finding)
+        for note_path, finding in inventory.notes
+    ]
+    notes_by_run: dict[str, list[Finding]] = {folder: [] for folder in run_dirs}
+    for folders, finding in note_runs:
+        for folder in folders:
+            notes_by_run[folder].append(finding)
     for folder in run_dirs:
         if folder in duplicates:
             continue
         files = run_files[folder]
-        for note_path, finding in inventory.notes:
-            if _within(folder, note_path) or not any(_within(d, note_path) for d in run_dirs):
-                files.notes.append(finding)
+        files.notes.extend(notes_by_run[folder])
         for copy, original in duplicates.items():
             if original == folder:
                 files.notes.append(

@@ -21,6 +21,8 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import re
+import sys
 import tarfile
 import weakref
 import zlib
@@ -40,6 +42,18 @@ MAX_HEADER_BYTES_PER_ARCHIVE = 16 * 1024 * 1024
 # After the end-of-archive marker only padding to the end of the tar record follows: 10 KiB with
 # GNU tar's default blocking factor. Reading much more would be a bomb of its own.
 MAX_TRAILING_BYTES = 1024 * 1024
+
+# Python's tarfile before 3.11.10 and 3.12.6 (CVE-2024-6232) parses a pax header with two patterns
+# that backtrack: `\d+ hdrcharset=` searched through the whole header is quadratic in every run of
+# digits (one 60,000-digit header, well inside MAX_HEADER_BYTES, took 25 s), and `(\d+) ([^=]+)=`
+# runs past a record that has no `=`. On such an interpreter a pax header is checked first: its
+# records must be well formed (each `length keyword=value\n` holding its `=`), and no run of digits
+# may be longer than the 20 of a 64-bit number, the longest a pax record holds. The digits then cost
+# at most ten steps a byte, a quarter of a second for the whole per-archive header budget.
+PAX_PARSER_BACKTRACKS = sys.version_info < (3, 11, 10) or (3, 12) <= sys.version_info < (3, 12, 6)
+MAX_PAX_DIGIT_RUN = 20
+_PAX_LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (MAX_PAX_DIGIT_RUN + 1))
+_PAX_LENGTH = re.compile(rb"([0-9]{1,20}) ")
 
 _SHOWN_NAME_CHARS = 160
 _CHUNK = 64 * 1024
@@ -125,6 +139,28 @@ class BoundedTarInfo(tarfile.TarInfo):
         processed: tarfile.TarInfo = super()._proc_member(archive)  # type: ignore[misc]
         return processed
 
+    def _proc_pax(self, archive: tarfile.TarFile) -> tarfile.TarInfo:
+        if not PAX_PARSER_BACKTRACKS or archive.fileobj is None:
+            processed: tarfile.TarInfo = super()._proc_pax(archive)  # type: ignore[misc]
+            return processed
+        # Read the header once to check it, then hand tarfile the same bytes (stream mode cannot
+        # seek back): its own first read of the header is answered from them.
+        stream = archive.fileobj
+        payload = stream.read(self._block(self.size))  # type: ignore[attr-defined]
+        problem = pax_problem(payload[: self.size])
+        if problem is not None:
+            raise TarRejected(
+                f'The archive member "{shown_name(self.name)}" (a pax header at byte {self.offset:,} of '
+                f"the unpacked archive) {problem}; tar writes no such header, so the archive was not "
+                "read further."
+            )
+        archive.fileobj = _Replay(payload, stream)  # type: ignore[assignment]
+        try:
+            replayed: tarfile.TarInfo = super()._proc_pax(archive)  # type: ignore[misc]
+        finally:
+            archive.fileobj = stream
+        return replayed
+
     def _check_header_size(self, archive: tarfile.TarFile, kind: str) -> None:
         where = (
             f'The archive member "{shown_name(self.name)}" (a {kind} at byte {self.offset:,} of the '
@@ -144,6 +180,46 @@ class BoundedTarInfo(tarfile.TarInfo):
                 "not read further."
             )
         _spent[archive] = total
+
+
+def pax_problem(header: bytes) -> str | None:
+    """What makes a pax header's records unsafe to hand to a backtracking parser, or None."""
+    long_run = _PAX_LONG_DIGIT_RUN.search(header)
+    if long_run is not None:
+        return f"holds a number of more than {MAX_PAX_DIGIT_RUN} digits at byte {long_run.start():,}"
+    at = 0
+    while at < len(header) and header[at] != 0:
+        length = _PAX_LENGTH.match(header, at)
+        record_end = at + int(length.group(1)) if length is not None else 0
+        if length is None or record_end > len(header) or header[record_end - 1 : record_end] != b"\n":
+            return f"has a record at byte {at:,} that is not `length keyword=value` ending in a line break"
+        if header.find(b"=", length.end(), record_end) < 0:
+            return f"has a record at byte {at:,} without `=`"
+        at = record_end
+    return None
+
+
+class _Replay:
+    """A stream that answers reads from `data` first, then from `inner` (tell() and the rest too)."""
+
+    def __init__(self, data: bytes, inner: object) -> None:
+        self._data = data
+        self._inner = inner
+
+    def read(self, size: int = -1) -> bytes:
+        if not self._data:
+            data: bytes = self._inner.read(size)  # type: ignore[attr-defined]
+            return data
+        if size < 0 or size >= len(self._data):
+            head, self._data = self._data, b""
+            rest = size - len(head) if size >= 0 else -1
+            tail: bytes = self._inner.read(rest) if rest != 0 else b""  # type: ignore[attr-defined]
+            return head + tail
+        head, self._data = self._data[:size], self._data[size:]
+        return head
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
 
 
 def finish_stream(stream: Readable, compression: str | None) -> None:

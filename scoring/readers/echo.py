@@ -215,12 +215,15 @@ def mdtest_options(text: str, tasks: int | None) -> tuple[EchoedOption, ...]:
     """mdtest's rank shift (`nstride`: -N times the tasks per node when tasks are placed by node,
     else -N) and its items per rank (`items`, -n: the files it announces over its tasks)."""
     found: list[EchoedOption] = []
+    # to_float / to_int, not float() / int(): the whole output is read here, and int() raises on more
+    # than 4,300 digits, float arithmetic on a larger int overflows.
     shift = _SHIFT_RE.search(text)
-    if shift:
-        found.append(_exact("rankShift", shift.group(1), "mdtest", int(shift.group(1))))
+    stride = to_float(shift.group(1)) if shift else None
+    if shift and stride is not None:
+        found.append(_exact("rankShift", shift.group(1), "mdtest", stride))
     files = _FILES_RE.search(text)
-    if files:
-        count, total = int(files.group(1)), int(files.group(2))
-        if count > 0 and (tasks is None or tasks == count):
-            found.append(_exact("items", f"{count} tasks, {total} files", "mdtest", total / count))
+    count, total = (to_int(files.group(1)), to_int(files.group(2))) if files else (None, None)
+    finite = files is not None and to_float(files.group(2)) is not None
+    if count is not None and total is not None and finite and count > 0 and (tasks is None or tasks == count):
+        found.append(_exact("items", f"{count} tasks, {total} files", "mdtest", total / count))
     return tuple(found)

@@ -21,6 +21,7 @@ READ_NOTE_SEVERITY: dict[str, Severity] = {
     "read-file-missing": Severity.INFO,
     "read-value-unreadable": Severity.ERROR,
     "read-line-unreadable": Severity.WARNING,
+    "read-line-too-long": Severity.WARNING,
     "read-duplicate-summary": Severity.INFO,
     "read-summary-only": Severity.WARNING,
     "read-folder-unreadable": Severity.WARNING,

@@ -18,6 +18,7 @@ from scoring.model import (
     RunResult,
 )
 from scoring.readers.files import RunFiles
+from scoring.readers.lines import shown
 from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.raw import (
@@ -62,7 +63,7 @@ def checked_value(phase: str, text: str | None, what: str, source: str, notes: l
         notes.append(
             note(
                 "read-value-unreadable",
-                f"The {what} of {phase} in {source} is '{(text or '').strip()}', which is not a "
+                f"The {what} of {phase} in {source} is '{shown((text or '').strip())}', which is not a "
                 "number of zero or more; the value was not used.",
                 phase=phase,
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 _ASSIGNMENT_RE = re.compile(r"^\s*(?:export\s+)?(io500_[A-Za-z0-9_]+)=(.*)$")
+_UNQUOTED_RUN = re.compile(r"[^'\" \t]*")
 
 
 def parse_shell_assignments(text: str) -> dict[str, str]:
@@ -25,19 +26,25 @@ def parse_shell_assignments(text: str) -> dict[str, str]:
 
 
 def _shell_value(raw: str) -> str:
-    """The shell word after `=`: quotes removed; an unquoted blank ends it (`a=1 # note` is "1")."""
-    value: list[str] = []
-    quote: str | None = None
-    for char in raw.rstrip("\r"):
-        if quote is not None:
-            if char == quote:
-                quote = None
-            else:
-                value.append(char)
-        elif char in "'\"":
-            quote = char
-        elif char in " \t":
+    """The shell word after `=`: quotes removed; an unquoted blank ends it (`a=1 # note` is "1").
+
+    Taken apart run by run (unquoted text up to a quote or blank, then a quoted part up to its
+    closing quote), not character by character: a 1 MiB value costs a millisecond, not half a second.
+    """
+    text = raw.rstrip("\r")
+    parts: list[str] = []
+    at = 0
+    while at < len(text):
+        run = _UNQUOTED_RUN.match(text, at)
+        assert run is not None  # the pattern matches the empty string
+        parts.append(run.group())
+        at = run.end()
+        if at >= len(text) or text[at] in " \t":
             break
-        else:
-            value.append(char)
-    return "".join(value)
+        closing = text.find(text[at], at + 1)
+        if closing < 0:  # a quote never closed: the rest of the line is the value
+            parts.append(text[at + 1 :])
+            break
+        parts.append(text[at + 1 : closing])
+        at = closing + 1
+    return "".join(parts)

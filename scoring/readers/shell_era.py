@@ -14,6 +14,7 @@ import re
 
 from scoring.model import Era, Finding, Phase, RawOutput, RunResult, Score
 from scoring.readers.files import RunFiles
+from scoring.readers.lines import shown, too_long, too_long_note
 from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.phases import (
@@ -35,7 +36,8 @@ _RESULT_RE = re.compile(
 _SCORE_RE = re.compile(
     r"^\[SCORE(-invalid)?\]\s+Bandwidth\s+(\S+)\s+(GB/s|GiB/s)\s*:\s*IOPS\s+(\S+)\s+kiops\s*:\s*TOTAL\s+(\S+)"
 )
-_EXEC_RE = re.compile(r"^\[(?:Exec|EXEC)\]\s*(.*?)\s*$")
+# `(.*)` and a strip: `\s*(.*?)\s*$` backtracks quadratically on a long run of blanks.
+_EXEC_RE = re.compile(r"^\[(?:Exec|EXEC)\](.*)$")
 _STARTING_RE = re.compile(r"^\[Starting\]\s*(\S+)")
 _FIND_RE = re.compile(r"^\[FIND\]\s*MATCHED\s+(\d+)/(\d+)\s+in\s+(\S+)\s+seconds")
 _VARIABLE_RE = re.compile(r"^(io500_[A-Za-z0-9_]+)=(.*)$")
@@ -60,7 +62,7 @@ def read_shell(files: RunFiles) -> RunResult:
     lines = (summary_text if summary_text is not None else log_text or "").split("\n")
 
     results, score, labels = _parse_result_lines(lines, notes, source or SUMMARY)
-    commands, find_raw, variables = _parse_console(log_text, log_name)
+    commands, find_raw, variables = _parse_console(log_text, log_name, notes)
     if not results:
         raise_unreadable(files, f"{source or SUMMARY} holds no readable '[RESULT]' line.")
 
@@ -90,8 +92,12 @@ def _parse_result_lines(
     results: dict[str, Phase] = {}
     score: Score | None = None
     labels: set[str] = set()
-    for line in lines:
+    long_lines = []
+    for number, line in enumerate(lines, start=1):
         if not line.startswith("[RESULT") and not line.startswith("[SCORE"):
+            continue
+        if too_long(line):
+            long_lines.append(number)
             continue
         match = _RESULT_RE.match(line)
         if match:
@@ -117,6 +123,8 @@ def _parse_result_lines(
                 score=_number(total, "TOTAL", source, notes),
                 invalid=bool(invalid),
             )
+    if long_lines:
+        notes.append(too_long_note(source, len(long_lines), long_lines[0]))
     return results, score, labels
 
 
@@ -126,7 +134,7 @@ def _number(text: str, what: str, source: str, notes: list[Finding]) -> float | 
         notes.append(
             note(
                 "read-value-unreadable",
-                f"The claimed {what} in {source} is '{text}', which is not a number of zero or more.",
+                f"The claimed {what} in {source} is '{shown(text)}', which is not a number of zero or more.",
             )
         )
         return None
@@ -146,7 +154,7 @@ def _era(labels: set[str], score: Score | None) -> Era:
 
 
 def _parse_console(
-    text: str | None, name: str | None
+    text: str | None, name: str | None, notes: list[Finding]
 ) -> tuple[dict[str, str], RawOutput | None, dict[str, str]]:
     """[Exec] command per phase, the [FIND] MATCHED line and the io500_* variable dump."""
     commands: dict[str, str] = {}
@@ -155,7 +163,11 @@ def _parse_console(
     if text is None or name is None:
         return commands, find_raw, variables
     current: str | None = None
-    for line in text.split("\n"):
+    long_lines = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("[") and too_long(line):
+            long_lines.append(number)
+            continue
         if line.startswith("["):
             match = _STARTING_RE.match(line)
             if match:
@@ -163,11 +175,12 @@ def _parse_console(
                 continue
             match = _EXEC_RE.match(line)
             if match and current is not None:
-                commands.setdefault(current, match.group(1))
+                commands.setdefault(current, match.group(1).strip())
                 continue
             match = _FIND_RE.match(line)
-            if match:
-                found, total, seconds = float(match.group(1)), float(match.group(2)), to_float(match.group(3))
+            found, total = (to_float(match.group(1)), to_float(match.group(2))) if match else (None, None)
+            if match and found is not None and total is not None:
+                seconds = to_float(match.group(3))
                 find_raw = RawOutput(
                     tool="pfind",
                     file=name,
@@ -183,6 +196,8 @@ def _parse_console(
             match = _VARIABLE_RE.match(line)
             if match:
                 variables[match.group(1)] = _unquote(match.group(2))
+    if long_lines:
+        notes.append(too_long_note(name, len(long_lines), long_lines[0]))
     return commands, find_raw, variables
 
 

@@ -23,9 +23,11 @@ FLOAT_RELATIVE = 2.0**-24
 _PAIRS_RE = re.compile(r"^stonewalling pairs accessed min:\s*(\d+)\s+max:\s*(\d+)")
 _MOVED_RE = re.compile(r"^WARNING: Using actual aggregate bytes moved\s*=\s*(\d+)")
 # The option echo: "xfersize : 4 MiB" (IOR 3.2+) or "\txfersize = 4 MiB" (IOR 3.0/3.1).
+# The value is the rest of the line, stripped: `\s*(.*?)\s*$` would backtrack quadratically on a
+# long run of blanks (tests/scoring/test_bounded_parsing.py).
 _OPTION_RE = re.compile(
     r"^\s*(xfersize|blocksize|segments|repetitions|access|stoneWallingWearOut|tasks|clients|nodes|api)"
-    r"\s*[:=]\s*(.*?)\s*$"
+    r"\s*[:=](.*)$"
 )
 _SIZE_RE = re.compile(r"^(\d+)\s+(bytes|KiB|MiB|GiB|TiB)$")
 _CLIENTS_RE = re.compile(r"^(\d+)\s*\(")
@@ -63,14 +65,16 @@ def ior_volume(text: str) -> IorVolume:
         if first == "s" and line.startswith("stonewalling pairs accessed min"):
             if pairs is None:
                 match = _PAIRS_RE.match(line)
-                if match:
-                    pairs = (int(match.group(1)), int(match.group(2)))
+                least, most = (to_int(match.group(1)), to_int(match.group(2))) if match else (None, None)
+                if least is not None and most is not None:
+                    # to_int, not int(): int() raises on more than 4,300 digits, and a reader must not.
+                    pairs = (least, most)
             continue
         if first == "W":
             if moved is None and line.startswith("WARNING: Using actual"):
                 match = _MOVED_RE.match(line)
                 if match:
-                    moved = int(match.group(1))
+                    moved = to_int(match.group(1))
             continue
         if first == "S" and line.startswith("Summary of all tests"):
             in_summary = True
@@ -81,7 +85,7 @@ def ior_volume(text: str) -> IorVolume:
         if first in (" ", "\t", "x", "b", "r", "a", "t", "c", "s", "n"):
             match = _OPTION_RE.match(line)
             if match:
-                options.setdefault(match.group(1), match.group(2))
+                options.setdefault(match.group(1), match.group(2).strip())
     summary = _summary_ints(header, row)
     tasks = summary.get("#Tasks") or _option_tasks(options)
     transfer = summary.get("xsize") or _exact_size(options.get("xfersize"))
@@ -142,7 +146,7 @@ def _option_tasks(options: dict[str, str]) -> int | None:
         return tasks
     clients = options.get("clients")  # IOR 3.0/3.1: "clients = 16 (1 per node)"
     match = _CLIENTS_RE.match(clients) if clients else None
-    return int(match.group(1)) if match else None
+    return to_int(match.group(1)) if match else None
 
 
 def _exact_size(text: str | None) -> int | None:
@@ -152,7 +156,8 @@ def _exact_size(text: str | None) -> int | None:
     match = _SIZE_RE.match(text)
     if match is None:
         return None
-    return int(match.group(1)) * _SIZE_UNITS[match.group(2)]
+    count = to_int(match.group(1))
+    return None if count is None else count * _SIZE_UNITS[match.group(2)]
 
 
 def _ior_bytes(
@@ -204,7 +209,10 @@ def _row_kib(header: list[str] | None, row: list[str] | None, column: str) -> tu
 _CONTINUE_RE = re.compile(r"^Continue stonewall hit min:\s*(\d+)\s+max:\s*(\d+)\s+avg:\s*([0-9.]+)")
 _NOMINAL_RE = re.compile(r"^(\d+) tasks, (\d+) files")
 _ITERATIONS_RE = re.compile(r"\(of (\d+) iterations?\)")
-_ROW_RE = re.compile(r"^\s+(File creation|File stat|File read|File removal)\s*:?\s+(\S+)\s+(\S+)")
+# The optional colon as in raw.py: `\s*:?\s+` would try every split of a long run of blanks.
+_ROW_RE = re.compile(
+    r"^\s+(File creation|File stat|File read|File removal)(?:\s*:(?=\s)|(?=\s))\s+(\S+)\s+(\S+)"
+)
 
 
 def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:
@@ -221,7 +229,7 @@ def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:
             if iterations is None:
                 match = _ITERATIONS_RE.search(line)
                 if match:
-                    iterations = int(match.group(1))
+                    iterations = to_int(match.group(1))
             continue
         if line.startswith("   "):
             if table is None or operation is None or operation not in line:
@@ -236,12 +244,13 @@ def mdtest_volume(text: str, operation: str | None) -> MdtestVolume:
             continue
         if line.startswith("Continue stonewall hit") and stonewall is None:
             match = _CONTINUE_RE.match(line)
-            if match:
-                stonewall = (int(match.group(1)), int(match.group(2)), to_float(match.group(3)))
+            least, most = (to_int(match.group(1)), to_int(match.group(2))) if match else (None, None)
+            if match and least is not None and most is not None:
+                stonewall = (least, most, to_float(match.group(3)))
         elif nominal is None and line[:1].isdigit() and " tasks, " in line:
             match = _NOMINAL_RE.match(line)
             if match:
-                nominal = int(match.group(2))
+                nominal = to_int(match.group(2))
     low, high = _items_range(rate, time)
     return MdtestVolume(
         items_low=low,

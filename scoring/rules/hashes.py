@@ -20,9 +20,11 @@ from collections.abc import Mapping
 
 from scoring.codes import finding
 from scoring.hashes import (
+    MAX_HASHED_CHARS,
     config_hash,
     extended_score_hash,
     format_hash,
+    hashed_chars,
     parse_hash,
     score_hash,
     version_hashes_md_bw,
@@ -78,6 +80,9 @@ def score_hash_findings(run: RunResult) -> list[Finding]:
     version = run.version or ""
     phases = _phase_scores(sections, SCORED_PHASES)
     md, bw, total = score.get("MD", ""), score.get("BW", ""), _score_value(score.get("SCORE", ""))
+    size = hashed_chars([("version", version), *phases.items(), ("MD", md), ("BW", bw), ("SCORE", total)])
+    if size > MAX_HASHED_CHARS:
+        return [finding("score-hash-absent", reason=_too_long("result.txt", size))]
     legacy = not version_hashes_md_bw(version)
     # Only a plain release tag says which source was built. A build past a tag (`-N-g<sha>`), a
     # modified one or an empty version may sit on either side of the fix that added MD and BW to
@@ -109,6 +114,9 @@ def extended_hash_findings(run: RunResult) -> list[Finding]:
         return []
     phases = _phase_scores(sections, (*EXTENDED_BW_PHASES, *EXTENDED_MD_PHASES))
     args = (phases, scorex.get("MD", ""), scorex.get("BW", ""), _score_value(scorex.get("SCORE", "")))
+    size = hashed_chars([*phases.items(), *zip(("MD", "BW", "SCORE"), args[1:], strict=True)])
+    if size > MAX_HASHED_CHARS:
+        return [finding("score-hash-absent", reason=_too_long("[SCOREX] of result.txt", size))]
     if stored in (extended_score_hash(*args), extended_score_hash(*args, valid=False)):
         return []
     return [
@@ -118,6 +126,13 @@ def extended_hash_findings(run: RunResult) -> list[Finding]:
             expected=format_hash(extended_score_hash(*args)),
         )
     ]
+
+
+def _too_long(source: str, size: int) -> str:
+    return (
+        f"The values {source} hashes add up to {size:,} characters, far more than the application "
+        f"writes (a few thousand), and more than the {MAX_HASHED_CHARS:,} the registry recomputes,"
+    )
 
 
 def missing_written_options(run: RunResult) -> list[str]:
@@ -138,6 +153,9 @@ def config_hash_findings(run: RunResult) -> list[Finding]:
     if not run.config:
         return [finding("config-hash-absent", reason="The run has no config.ini,")]
     source = config_source(run)
+    size = hashed_chars((key, value) for options in run.config.values() for key, value in options.items())
+    if size > MAX_HASHED_CHARS:
+        return [finding("config-hash-absent", reason=_too_long(source, size))]
     expected = config_hash([(name, list(options.items())) for name, options in run.config.items()])
     if expected == stored:
         return [finding("config-hash-verified", stored=format_hash(stored), source=source)]

@@ -22,12 +22,14 @@ and the command the tool printed itself (IOR's `Command line`, mdtest's `Command
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from scoring.cmdline import CommandLine
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, EchoedOption, Finding, Phase, RunResult
+from scoring.readers.numbers import to_int
 from scoring.rules.common import config_source, config_value, run_date
 from scoring.rules.params import SHELL_MDTEST_VERIFY_SINCE
 
@@ -74,7 +76,8 @@ def ior_size(text: str) -> int | None:
     text = text.strip()
     scale = _SUFFIXES.get(text[-1:].lower(), 1) if text else 1
     digits = text[:-1] if scale != 1 else text
-    return int(digits) * scale if digits.isdigit() else None
+    number = to_int(digits) if digits.isdigit() else None  # isdigit() passes "²", which int() refuses
+    return None if number is None else number * scale
 
 
 def ior_parameters(command: str) -> dict[str, str]:
@@ -114,9 +117,10 @@ def _number(name: str, text: str) -> float | None:
     if name in SIZE_NAMES:
         return ior_size(text)
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # int() of inf or nan raises below
 
 
 def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
@@ -232,7 +236,10 @@ def _items_fit(echoed: float | None, items: float, cmd: CommandLine) -> bool:
     branches = _as_float(cmd.value("-b")) or 1.0
     if depth < 0 or branches < 1 or depth > 64:
         return True  # nothing mdtest would have run; other rules judge the command
-    directories = sum(branches**level for level in range(int(depth) + 1))
+    try:
+        directories = sum(branches**level for level in range(int(depth) + 1))
+    except OverflowError:  # a tree wider than any float: nothing mdtest would have run
+        return True
     return items - directories < echoed <= items
 
 
@@ -245,6 +252,8 @@ def _shift_fits(shift: float | None, stride: float, tasks: int | None) -> bool:
         return True
     # Tasks of node 0 are not printed; any whole number of tasks per node up to all of them fits.
     per_node = shift / stride
+    if not math.isfinite(per_node):  # int() of inf raises
+        return False
     return per_node == int(per_node) and (tasks is None or per_node <= tasks)
 
 

@@ -40,6 +40,15 @@ VERSION_RE = re.compile(
     r"^(?P<tag>io500-[A-Za-z0-9_.]+(?:-[A-Za-z][A-Za-z0-9_.]*)*?)"
     r"(?:-(?P<ahead>\d+)-g(?P<sha>[0-9a-f]{7,40}))?(?:-(?P<dirty>\d+))?$"
 )
+# The longest version of both real corpora has 33 characters (io500-isc20_v4-2-g20efd247106c-17). The
+# pattern is linear, but a quarter of a second per MiB, and a version is matched several times: text
+# longer than this is no version the application prints, and is not matched at all.
+MAX_VERSION_CHARS = 256
+
+
+def version_match(text: str) -> re.Match[str] | None:
+    """VERSION_RE's match of a stripped version text, or None (also for a text too long to be one)."""
+    return VERSION_RE.match(text) if len(text) <= MAX_VERSION_CHARS else None
 
 
 def _commands(run: RunResult, names: tuple[str, ...]) -> list[tuple[Phase, CommandLine]]:
@@ -199,9 +208,14 @@ def version(run: RunResult) -> list[Finding]:
         return [finding("version-empty")]
     if is_bundled_runner(text):
         return [finding("version-bundled-runner", version=text)]
-    match = VERSION_RE.match(text)
+    match = version_match(text)
     if match is None:
-        return [finding("version-unrecognised", version=text)]
+        shown = (
+            text
+            if len(text) <= MAX_VERSION_CHARS
+            else f"{text[:MAX_VERSION_CHARS]}... ({len(text):,} characters)"
+        )
+        return [finding("version-unrecognised", version=shown)]
     findings = []
     if match["ahead"]:
         findings.append(finding("version-dev-build", version=text, ahead=match["ahead"], tag=match["tag"]))
@@ -219,7 +233,7 @@ def is_release_version(text: str | None) -> bool:
     """A plain release tag: no commits past it, no local diff, not empty."""
     if not text:
         return False
-    match = VERSION_RE.match(text.strip())
+    match = version_match(text.strip())
     return match is not None and not match["ahead"] and not match["dirty"]
 
 

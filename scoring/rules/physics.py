@@ -22,6 +22,7 @@ the real corpora.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections import Counter
 from collections.abc import Iterator
@@ -238,15 +239,15 @@ def _pairs(run: RunResult) -> Iterator[Measurement]:
                     "raw_file": phase.raw.file,
                 },
             )
-        recorded = phase.values.get("accessed-pairs")
-        if recorded is not None and recorded.strip().isdigit():
+        recorded = _count(phase.values.get("accessed-pairs"))
+        if recorded is not None:
             # The application records IOR's pair count in result.txt (io500-isc22 on, verbose).
             yield Measurement(
                 RECORDED_PAIRS,
                 phase.name,
                 observed=(float(recorded), float(recorded)),
                 expected=(float(volume.pairs_max), float(volume.pairs_max)),
-                values={"recorded": int(recorded), "pairs": volume.pairs_max, "raw_file": phase.raw.file},
+                values={"recorded": recorded, "pairs": volume.pairs_max, "raw_file": phase.raw.file},
             )
         expected = float(volume.pairs_max * tasks * volume.transfer_size)
         yield Measurement(
@@ -392,14 +393,46 @@ def _find_files(run: RunResult) -> Iterator[Measurement]:
     )
 
 
+def _count(text: str | None) -> int | None:
+    """A count written in ASCII digits, or None: `isdigit()` alone also passes "²", which int()
+    refuses, and int() refuses more than 4,300 digits; a rule must not raise on either."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text.isdigit():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+# shlex reads a character per Python step (about 1 s per MiB). A command without quotes or escapes
+# splits exactly as shlex splits it, on shlex's own blanks; a quoted one longer than any real command
+# (the longest of both corpora has 5,067 characters) is split on blanks alone, as an unreadable one is.
+_SHLEX_BLANKS = re.compile(r"[ \t\r\n]*([^ \t\r\n]*)")
+MAX_SHLEX_CHARS = 64 * 1024
+
+
+def _first_word(command: str) -> str | None:
+    if not any(char in command for char in "'\"\\"):
+        first = _SHLEX_BLANKS.match(command)
+        return first.group(1) if first is not None and first.group(1) else None
+    if len(command) > MAX_SHLEX_CHARS:
+        words = command.split(maxsplit=1)
+    else:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+    return words[0] if words else None
+
+
 def _is_internal_pfind(command: str | None) -> bool:
     if not command:
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    return bool(words) and words[0].rsplit("/", 1)[-1] == "pfind"
+    first = _first_word(command)
+    return first is not None and first.rsplit("/", 1)[-1] == "pfind"
 
 
 def _find_total(phase: Phase) -> float | None:
@@ -424,9 +457,9 @@ def _run_tasks(run: RunResult) -> int | None:
 
 def _task_counts(run: RunResult) -> Iterator[tuple[str, int, str]]:
     """(phase, tasks, where it is written) for every count of the run's ranks."""
-    procs = result_header(run).get("procs")
-    if procs is not None and procs.strip().isdigit():
-        yield "run", int(procs), "result.txt procs"
+    procs = _count(result_header(run).get("procs"))
+    if procs is not None:
+        yield "run", procs, "result.txt procs"
     for name, phase in run.phases.items():
         if name == "find":  # pfind runs with its own nproc
             continue

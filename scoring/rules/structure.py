@@ -104,7 +104,17 @@ TRUE_VALUES = ("true", "1", "yes")
 PRINTED_TIME_SLACK = 0.001
 # "; ERROR INVALID stonewall-time != 300s" (isc20), "< 30s" (sc21), "300s != 30s" (isc26): the last
 # number is the minimum write time the application applied.
-_MINWRITE_RE = re.compile(r"stonewall-time\b.*?(?:<|!=)\s*(\d+)\s*s")
+# Read as the first `stonewall-time` and then the first comparison after it: `stonewall-time\b.*?(...)`
+# in one search walks the rest of the line from every repetition of the word (quadratic).
+_MINWRITE_KEY_RE = re.compile(r"stonewall-time\b")
+_MINWRITE_RE = re.compile(r"(?:<|!=)\s*(\d+)\s*s")
+
+
+def _minimum_write_applied(comment: str) -> str | None:
+    """The digits of the minimum write time an error comment says the application applied."""
+    key = _MINWRITE_KEY_RE.search(comment)
+    found = _MINWRITE_RE.search(comment, key.end()) if key is not None else None
+    return found.group(1) if found is not None else None
 
 
 # --- sections and keys --------------------------------------------------------------------------
@@ -533,10 +543,10 @@ def _scc_comments(run: RunResult) -> list[Finding]:
     if run.era not in SCC_ERAS:
         return []
     for comment in _error_comments(run):
-        match = _MINWRITE_RE.search(comment)
-        if match is None:
+        digits = _minimum_write_applied(comment)
+        if digits is None:
             continue
-        applied = float(match.group(1))
+        applied = float(digits)
         if applied != _minimum(run):
             mode = "SCC mode (30 s)" if applied == SCC_MINWRITE else f"a {applied:g}-s minimum"
             evidence = (

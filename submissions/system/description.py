@@ -151,8 +151,10 @@ _DEVICE_DETAILS = {
     "ds_devices": ("ds_storage_type", "ds_storage_interface"),
 }
 
+# Matched against the stripped text: `\s*(unit)?\s*$` around an optional unit would try every split
+# of a long run of blanks.
 _RATE = re.compile(
-    r"^\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>(?:[kmgt](?:bit|b|bps|be)?(?:/s|ps)?)?)\s*$", re.IGNORECASE
+    r"^(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>(?:[kmgt](?:bit|b|bps|be)?(?:/s|ps)?)?)$", re.IGNORECASE
 )
 _UNIT_TO_GBPS = {"k": 1e-6, "m": 1e-3, "g": 1.0, "t": 1e3, "": 1.0}
 
@@ -261,7 +263,7 @@ def parse_gbps(value: Any) -> float:
         raise ValidationError(f"The {label} must be a number of Gbit/s.")
     if isinstance(value, int | float):
         gbps = float(value)
-    elif isinstance(value, str) and (match := _RATE.match(value)):
+    elif isinstance(value, str) and (match := _RATE.match(value.strip())):
         unit = match["unit"][:1].lower()
         gbps = float(match["value"]) * _UNIT_TO_GBPS[unit]
     else:

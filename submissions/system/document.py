@@ -26,9 +26,20 @@ NODE_KEYS = ("type", "att", "childs")
 # io500.org's parser needs these three under the Site: they hold the run, the storage and the machine.
 REQUIRED_CHILDREN = ("IO500", "StorageSystem", "Supercomputer")
 MAX_NODES = 2_000
+# A number, then its unit up to the end: the unit is that rest stripped, and holds no line break. Not
+# `\s*(?P<unit>.*?)\s*$`: that lazy group before trailing blanks backtracks quadratically.
 _NUMBER_AND_UNIT = re.compile(
-    r"^\s*(?P<number>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)\s*(?P<unit>.*?)\s*$"
+    r"^\s*(?P<number>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)(?P<rest>.*)\Z", re.DOTALL
 )
+
+
+def number_and_unit(value: str) -> tuple[str, str] | None:
+    """("10", "TiB") from " 10 TiB ", or None when the text is no number followed by a unit."""
+    match = _NUMBER_AND_UNIT.match(value)
+    if match is None:
+        return None
+    unit = match["rest"].strip()
+    return None if "\n" in unit else (match["number"], unit)
 
 
 @dataclass(frozen=True)
@@ -149,10 +160,10 @@ def _read_quantity(schema: Schema, spec: FieldSpec, value: Any, path: str) -> Qu
             return f"{_quoted_path(path)} must be a number and its unit, e.g. {example}, not {value!r}."
         number_text, unit_text = value
     elif isinstance(value, str):
-        match = _NUMBER_AND_UNIT.match(value)
-        if match is None:
+        parts = number_and_unit(value)
+        if parts is None:
             return f"{_quoted_path(path)} must be a number and its unit, e.g. {example}, not {value!r}."
-        number_text, unit_text = match["number"], match["unit"]
+        number_text, unit_text = parts
     elif isinstance(value, int | float) and not isinstance(value, bool):
         return (
             f"{_quoted_path(path)} is {value!r} without a unit; give it with one of {units}, e.g. {example}."

@@ -33,6 +33,7 @@ SYSTEM_FILE_NAMES = (
 MAX_SYSTEM_FILE_BYTES = 1024 * 1024
 _ASSIGNMENT = re.compile(r"^(?:export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(?P<value>.*)$")
 _LINE_BREAK = re.compile(r"\r?\n")
+_COMMENT_START = re.compile(r"\s#")
 
 
 class SystemFileUnreadable(ValueError):
@@ -60,8 +61,10 @@ def _unquote(raw: str, line_number: int, problems: list[str]) -> str:
             return value[1:].strip()
         inner = value[1:end]
         return inner.replace('\\"', '"') if quote == '"' else inner
-    # Unquoted: a trailing shell comment is not part of the value.
-    return re.split(r"\s+#", value, maxsplit=1)[0].strip()
+    # Unquoted: a trailing shell comment (a `#` after a blank) is not part of the value. A search for one
+    # blank and `#`, not `\s+#`: that tries every start in a long run of blanks (quadratic).
+    comment = _COMMENT_START.search(value)
+    return (value if comment is None else value[: comment.start()]).strip()
 
 
 def parse_assignments(text: str) -> tuple[dict[str, str], list[str]]:
