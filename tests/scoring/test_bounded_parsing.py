@@ -580,7 +580,7 @@ def test_counts_that_int_refuses_are_no_crash(run_copies: dict[str, Path]) -> No
     try:
         for count in ("²", "9" * 5_000):
             result.write_text(
-                re.sub(r"(?m)^procs( +)= .*$", lambda _, c=count: "procs = " + c, original, count=1)
+                re.sub(r"(?m)^procs( +)= .*$", ("procs = " + count).replace("\\", "\\\\"), original, count=1)
             )
             [verification] = verify(run)
             assert verification.result.phases  # read and verified, not an exception
