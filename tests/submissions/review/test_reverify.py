@@ -97,7 +97,7 @@ def test_a_run_whose_evidence_weakened_is_a_changed_verdict(
     call_command("reverify", "--wait", stdout=out)
     run = ReverifyRun.objects.get()
     assert (run.done, run.changed) == (1, 1)
-    assert "evidence: tool-outputs -> summaries" in out.getvalue()
+    assert "evidence: cross-phase -> summaries" in out.getvalue()
     assert "phases without raw output: find" in out.getvalue()
 
 
