@@ -37,8 +37,8 @@ BASIS_MEANINGS: dict[str, str] = {
         "phase from its per-rank file as well."
     ),
     BasisLevel.CROSS_PHASE: (
-        "Every scored phase was re-derived from its tool's output and per-rank file, and the phases "
-        "agree with one another (bytes, items, tasks, clocks)."
+        "Every scored phase was re-derived from its tool's output (and from its per-rank file where "
+        "the version writes one), and the phases agree with one another (bytes, items, tasks, clocks)."
     ),
 }
 NOT_RECORDED_LABEL = "not recorded"
