@@ -20,9 +20,17 @@ the shared corpus disagreed with the spec, the real files):
 - Per-rank CSVs (C eras from io500-isc21): IOR's ranks' bytes over IOR's time give the bandwidth;
   mdtest's `all` row is the rate it scored; pfind's rows add up to the found and scanned counts.
 - Clocks: a tool starts after its phase's t_start and ends before its t_end (result.txt, whole
-  seconds, so 1 s of slack); t_delta fits t_start..t_end; the tools' outputs follow one another in
-  phase order. Not checked: the tool's runtime against t_delta (IOR's timer ran up to 345 s past
-  the wall clock on real DAOS runs), nor the result directory's name (it may be in another zone).
+  seconds, so 1 s of slack); t_delta is timed between the printing of t_start and t_end, so it is
+  no longer than they are apart (it may be shorter: the console can stall after the timer stopped,
+  a warning); the tool's clocks span no more than t_delta, and its own time no more than its clocks
+  or t_delta, where IOR's time may exceed the wall by the clock offsets between nodes that its open
+  and close columns show (345 s on a real DAOS run); every phase starts after the one before it
+  ended, and the tools' outputs follow one another, in the order result.txt records the phases.
+  Timers drift against the wall clock (3.98 s over 1,701 s on a real run), so every clock tolerance
+  is 1 s plus 0.5 % of the duration. The result directory's name is not compared (it may be in
+  another zone). A clock that is present but unreadable is rules/structure.py's error.
+- A tool contradicting itself (figures of one measurement that cannot all be true) is an error of
+  its own (`evidence-tool-contradiction`), never a wider range to compare the summary with.
 - 300 s: the application judges an IOR write phase by IOR's own time; io500.sh printed IOR's
   8th result field as the phase time and mdtest's time-table entry (except mdtest-hard-delete,
   which the script timed itself), so those printed times must be the raw ones. The stonewall
@@ -30,8 +38,9 @@ the shared corpus disagreed with the spec, the real files):
   command line must be the recorded one. IOR's `stonewalling pairs ... time: Xs` is no bound: it
   reads 266.3 s and even 2.2 s on honest -D 300 runs (submission-183, -198); nor is mdtest's own
   create time (297.7 s on an honest run whose phase lasted 307.8 s, submission-663).
-A raw file that is not in the archive is a warning, not an error: real submissions lost files to
-size limits and hand-packing. io-500-dev runs are read from their raw output in the first place.
+A raw file or per-rank CSV that is not in the archive, or is cut to its header, is a warning and
+lowers the verdict's basis, never an error by itself: real submissions lost files to size limits and
+hand-packing. io-500-dev runs are read from their raw output in the first place.
 """
 
 from __future__ import annotations
