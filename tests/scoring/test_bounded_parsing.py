@@ -8,7 +8,9 @@ near-miss prefixes of every pattern followed by 1 MiB of filler) are planted int
 engine reads of real runs of each output format, and each planted run must verify in under
 `BUDGET_S`. Linear parsing verifies such a run in well under a second even on a loaded machine; the
 known-bad lines took 18 s (one INI key line of 1,500 blanks) and 8 s (a version line of 60,000
-blanks) before, and minutes or more at 1 MiB.
+blanks) before, and minutes or more at 1 MiB. Times are this process's CPU seconds
+(`time.process_time`): the suite runs five pytest processes on two cores, and wall time there
+measures the neighbours; a backtracking pattern burns CPU, which is what the budget bounds.
 """
 
 from __future__ import annotations
@@ -180,9 +182,9 @@ def test_shell_values_are_read_as_the_character_loop_read_them() -> None:
 
 # --- the known-bad lines: seconds before, milliseconds now ------------------------------------
 def _seconds(action: Callable[[], object]) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     action()
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def test_the_ini_key_line_that_took_18_seconds_is_read_at_once() -> None:
@@ -222,10 +224,10 @@ def test_an_upload_of_thousands_of_tiny_runs_is_refused_before_reading_them(tmp_
         folder = tmp_path / f"run-{number}"
         folder.mkdir()
         (folder / "result_summary.txt").write_text("IO500 version io500-isc20_v3\n")
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(ReadError, match="101 result directories, more than the 100"):
         read_runs(tmp_path)
-    assert time.perf_counter() - started < BUDGET_S
+    assert time.process_time() - started < BUDGET_S
 
 
 def test_tool_outputs_with_megabyte_blank_runs_are_read_at_once() -> None:
@@ -437,9 +439,9 @@ def slowest_planted_verification(run: Path, name: str) -> tuple[int, float]:
         for start in range(0, len(hostile), LINES_PER_COPY):
             chunk = hostile[start : start + LINES_PER_COPY]
             path.write_text(_planted(original, chunk, after=name.endswith(".ini") or name == "result.txt"))
-            started = time.perf_counter()
+            started = time.process_time()
             verifications = verify(run)
-            elapsed = time.perf_counter() - started
+            elapsed = time.process_time() - started
             slowest = max(slowest, elapsed)
             assert verifications, "the planted run must still be read"
             longest = max((len(f.message) for v in verifications for f in v.findings), default=0)
@@ -468,9 +470,9 @@ def test_hashes_are_not_recomputed_over_megabytes(run_copies: dict[str, Path]) -
     try:
         result.write_text(originals[result].replace("= 14.625057", "= 14.625057" + padding, 1))
         config.write_text(originals[config].replace("datadir = ", "datadir = " + padding, 1))
-        started = time.perf_counter()
+        started = time.process_time()
         [verification] = verify(run)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
     finally:
         for path, text in originals.items():
             path.write_text(text)
@@ -496,13 +498,13 @@ def test_a_pax_header_of_digits_is_read_or_refused_within_budget(tmp_path: Path)
     # Python before 3.11.10 searched this header quadratically: 60,000 digits took 25 s.
     archive = tmp_path / "run.tgz"
     archive.write_bytes(_tarball({"comment": "1" * 60_000}))
-    started = time.perf_counter()
+    started = time.process_time()
     if PAX_PARSER_BACKTRACKS:
         with pytest.raises(ReadError, match="a number of more than 20 digits"):
             read_runs(archive)
     else:
         read_runs(archive)
-    assert time.perf_counter() - started < BUDGET_S
+    assert time.process_time() - started < BUDGET_S
 
 
 def test_pax_headers_as_tar_writes_them_are_read_as_before(tmp_path: Path) -> None:
@@ -518,10 +520,10 @@ def test_pax_headers_as_tar_writes_them_are_read_as_before(tmp_path: Path) -> No
 
 def test_a_megabyte_version_is_unrecognised_at_once_and_shown_short() -> None:
     version = "io500-" + "a-" * (MIB // 2) + "!"
-    started = time.perf_counter()
+    started = time.process_time()
     assert not is_release_version(version)
     assert version_match(version) is None
-    assert time.perf_counter() - started < 0.05
+    assert time.process_time() - started < 0.05
     assert version_match("io500-isc20_v4-2-g20efd247106c-17") is not None  # the longest real one
 
 
@@ -546,9 +548,9 @@ def test_a_command_of_a_million_tokens_is_checked_within_budget(
                 count=1,
             )
         )
-        started = time.perf_counter()
+        started = time.process_time()
         [verification] = verify(run)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
     finally:
         for path, text in originals.items():
             path.write_text(text)
@@ -567,9 +569,9 @@ def test_the_first_word_of_a_command_is_shlex_s_first_word() -> None:
 
 def test_a_megabyte_find_command_is_read_within_budget() -> None:
     for command in ("pfind " + "'a' " * (MIB // 4), "pfind " + "a " * (MIB // 2), "'" + "x" * MIB):
-        started = time.perf_counter()
+        started = time.process_time()
         physics._is_internal_pfind(command)
-        assert time.perf_counter() - started < 0.2
+        assert time.process_time() - started < 0.2
 
 
 def test_counts_that_int_refuses_are_no_crash(run_copies: dict[str, Path]) -> None:
@@ -615,9 +617,9 @@ def test_the_minimum_write_time_of_an_error_comment_is_read_as_before() -> None:
             old = OLD_MINWRITE.search(text)
             assert structure._minimum_write_applied(text) == (old.group(1) if old else None), repr(text)
     repeated = "ERROR INVALID " + "stonewall-time " * (MIB // 15) + "< 30 x"
-    started = time.perf_counter()
+    started = time.process_time()
     assert structure._minimum_write_applied(repeated) is None
-    assert time.perf_counter() - started < 0.2
+    assert time.process_time() - started < 0.2
 
 
 def test_option_echoes_and_sizes_beyond_int_limits_are_no_crash() -> None:

@@ -71,11 +71,11 @@ def _filled(prefix: str, filler: str, ending: str, room: int) -> str:
 
 
 def _read_file(raw: bytes) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     text, _ = decode_system_bytes(raw)
     with contextlib.suppress(ValueError):  # unreadable is an answer too; the point is how fast it comes
         system_description_read(read_system_text(text).data)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 INFO_LINES = [
@@ -113,7 +113,7 @@ def test_a_megabyte_quantity_in_a_community_document_is_read_within_budget(value
 
 
 def test_a_megabyte_network_rate_is_refused_within_budget() -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(Exception, match="bandwidth"):
         parse_gbps("100" + " " * 1_000_000 + "x")
-    assert time.perf_counter() - started < BUDGET_S
+    assert time.process_time() - started < BUDGET_S
