@@ -1,6 +1,6 @@
 """The files of one result directory, as the readers see them: names plus lazily loaded text.
 
-`scoring.locate` builds one `RunFiles` per result directory, whether the bytes come from a folder
+`scoring.readers.locate` builds one `RunFiles` per result directory, whether the bytes come from a folder
 on disk or from an archive that is never extracted. Readers only ask for the files they need, by
 name, and get decoded text or `None` (with a read note saying why).
 """
