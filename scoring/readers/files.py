@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from scoring.codes import note
 from scoring.model import Finding
-from scoring.readers.notes import note
 
 # Loads the bytes of one file (at most the per-file cap plus one byte, so oversize is detectable).
 Loader = Callable[[], bytes]
