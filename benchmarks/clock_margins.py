@@ -18,8 +18,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scoring.locate import read_runs  # noqa: E402
 from scoring.model import Phase, ReadError, RunResult  # noqa: E402
+from scoring.readers.locate import read_runs  # noqa: E402
 from scoring.rules.evidence import CLOCK_SLACK_S, _clock, _drift_slack, _run_order  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "io500-data" / "submissions"

@@ -32,7 +32,7 @@ from scoring.readers import read_run  # noqa: E402
 from tests.reliability.hostile import HOSTILE, Context  # noqa: E402
 from tests.reliability.records import record  # noqa: E402
 from tests.reliability.stack import Stack  # noqa: E402
-from tests.scoring.test_readers_properties import CORPUS, SAMPLES, _files, _mutate  # noqa: E402
+from tests.scoring.readers.test_properties import CORPUS, SAMPLES, _files, _mutate  # noqa: E402
 
 DATA = REPO.parent / "shared" / "io500-data" / "submissions"
 MUTATIONS = ("flip", "truncate", "shuffle", "numbers", "append")

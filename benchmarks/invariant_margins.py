@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scoring import ReadError  # noqa: E402  (the repository root goes on sys.path first)
-from scoring.locate import read_runs  # noqa: E402
 from scoring.model import Era  # noqa: E402
+from scoring.readers.locate import read_runs  # noqa: E402
 from scoring.rules.physics import INVARIANTS, Measurement, physics_measurements  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "io500-data" / "submissions"

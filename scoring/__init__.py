@@ -6,8 +6,8 @@ registry, the CLI (`python -m scoring verify`) and the benchmarks share one impl
 
 from __future__ import annotations
 
-from scoring.locate import read_runs
 from scoring.model import Finding, ReadError, RunResult, Severity, Verification
+from scoring.readers.locate import read_runs
 from scoring.verify import verify, verify_run
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Every finding code the rules can emit, with its severity and message template, in one table.
+"""Every finding code the scoring engine emits, the rules' findings and the readers' notes, with
+its severity and message template, in one table.
 
 Codes are stable identifiers: the registry stores them, reviewers filter on them and the API
 publishes them, so a code is never renamed; a new check gets a new code. Severity:
@@ -23,6 +24,9 @@ class Code:
     severity: Severity
     template: str
 
+
+# The template of every read note: the reader writes the message, naming the file and the value.
+READ_NOTE = "{message}"
 
 CODES: dict[str, Code] = {
     # --- phases present and positive (rules/stonewall.py) ---
@@ -569,6 +573,26 @@ CODES: dict[str, Code] = {
         "In {phase}, {count} of {ranks} ranks took more than {factor:.0f} times the median rank "
         "time of {median:.1f} s; the slowest, rank {rank}, took {worst:.1f} s.",
     ),
+    # --- read notes (scoring/readers/): things noticed while turning bytes into a RunResult ---
+    # About the input itself (skipped archive members, unreadable values, duplicate copies), made by
+    # `note()`, which the reader gives the whole message. A value that cannot be read is an error
+    # because the run cannot be re-verified with it, a skipped extra is a warning for the reviewers,
+    # a harmless fact is info.
+    "read-member-unsafe": Code(WARNING, READ_NOTE),
+    "read-member-link": Code(WARNING, READ_NOTE),
+    "read-member-special": Code(INFO, READ_NOTE),
+    "read-member-too-large": Code(WARNING, READ_NOTE),
+    "read-nested-archive": Code(INFO, READ_NOTE),
+    "read-file-binary": Code(WARNING, READ_NOTE),
+    "read-file-missing": Code(INFO, READ_NOTE),
+    "read-value-unreadable": Code(ERROR, READ_NOTE),
+    "read-line-unreadable": Code(WARNING, READ_NOTE),
+    "read-line-too-long": Code(WARNING, READ_NOTE),
+    "read-duplicate-summary": Code(INFO, READ_NOTE),
+    "read-summary-only": Code(WARNING, READ_NOTE),
+    "read-folder-unreadable": Code(WARNING, READ_NOTE),
+    "read-sources-disagree": Code(WARNING, READ_NOTE),
+    "read-mixed-eras": Code(ERROR, READ_NOTE),
 }
 
 
@@ -589,3 +613,11 @@ def finding(code: str, phase: str | None = None, **values: Any) -> Finding:
     spec = CODES[code]
     message = spec.template.format(phase=phase, **{name: _shown(value) for name, value in values.items()})
     return Finding(code=code, severity=spec.severity, message=message, phase=phase)
+
+
+def note(code: str, message: str, phase: str | None = None) -> Finding:
+    """A read note: a `Finding` for `code` with the message the reader wrote (shown whole)."""
+    spec = CODES[code]
+    return Finding(
+        code=code, severity=spec.severity, message=spec.template.format(message=message), phase=phase
+    )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.locate import read_runs
 from scoring.model import RunResult, Verification
+from scoring.readers.locate import read_runs
 from scoring.rules import RULES
 from scoring.rules.evidence import AGREES, DISAGREES, evidence_report, evidence_rules
 from scoring.rules.physics import physics_findings, physics_measurements, physics_rules

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from scoring.codes import note
 from scoring.model import Era, Finding, Phase, RunResult, Score
 from scoring.readers.files import RunFiles
 from scoring.readers.ini import IniDocument, IniSection, parse_ini
 from scoring.readers.lines import shown, too_long, too_long_note
-from scoring.readers.notes import note
 from scoring.readers.numbers import to_float, to_int
 from scoring.readers.phases import (
     attach_details,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from scoring.codes import note
 from scoring.model import Era, RawOutput, RunResult
 from scoring.readers.files import RunFiles
-from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.phases import fill_scale, new_phase, raise_unreadable, timestamp_in, with_volume
 from scoring.readers.raw import mdtest_operation, parse_find_stdout, parse_ior, parse_mdtest

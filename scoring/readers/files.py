@@ -1,6 +1,6 @@
 """The files of one result directory, as the readers see them: names plus lazily loaded text.
 
-`scoring.locate` builds one `RunFiles` per result directory, whether the bytes come from a folder
+`scoring.readers.locate` builds one `RunFiles` per result directory, whether the bytes come from a folder
 on disk or from an archive that is never extracted. Readers only ask for the files they need, by
 name, and get decoded text or `None` (with a read note saying why).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from scoring.codes import note
 from scoring.model import Finding
-from scoring.readers.notes import note
 
 # Loads the bytes of one file (at most the per-file cap plus one byte, so oversize is detectable).
 Loader = Callable[[], bytes]

@@ -10,8 +10,8 @@ line above MAX_LINE_CHARS is no line they wrote: it is counted in a read note an
 
 from __future__ import annotations
 
+from scoring.codes import note
 from scoring.model import Finding
-from scoring.readers.notes import note
 
 MAX_LINE_CHARS = 64 * 1024
 

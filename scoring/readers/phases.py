@@ -6,6 +6,7 @@ import dataclasses
 import re
 from typing import NoReturn
 
+from scoring.codes import note
 from scoring.model import (
     GIB_PER_S,
     KIOPS,
@@ -19,7 +20,6 @@ from scoring.model import (
 )
 from scoring.readers.files import RunFiles
 from scoring.readers.lines import shown
-from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.raw import (
     mdtest_operation,

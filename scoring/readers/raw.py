@@ -565,9 +565,10 @@ def _ior_rank_rows(lines: list[str], header: list[str]) -> tuple[RankRow, ...]:
         if len(fields) < width:
             continue
         # Fast path for the usual well-formed row; anything odd goes through the strict helpers.
+        # It accepts exactly what to_int/to_float accept: finite numbers without "_" separators.
         try:
             rank, time_s, rate = int(fields[1]), float(fields[time_col]), float(fields[rate_col]) / MIB
-            if not (isfinite(time_s) and isfinite(rate)):
+            if not (isfinite(time_s) and isfinite(rate)) or "_" in line:
                 raise ValueError
         except ValueError:
             checked_rank = to_int(fields[1])
@@ -601,9 +602,9 @@ def _mdtest_rank_rows(lines: list[str], header: list[str], operation: str | None
         if len(fields) < width:
             continue
         # The first data row ("all") aggregates every rank; it is not a rank of its own.
-        try:
+        try:  # the fast path of _ior_rank_rows, with the same strictness
             rank, time_s, rate = int(fields[0]), float(fields[time_col]), float(fields[rate_col])
-            if not (isfinite(time_s) and isfinite(rate)):
+            if not (isfinite(time_s) and isfinite(rate)) or "_" in line:
                 raise ValueError
         except ValueError:
             checked_rank = to_int(fields[0])

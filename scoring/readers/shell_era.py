@@ -12,10 +12,10 @@ import dataclasses
 import math
 import re
 
+from scoring.codes import note
 from scoring.model import Era, Finding, Phase, RawOutput, RunResult, Score
 from scoring.readers.files import RunFiles
 from scoring.readers.lines import shown, too_long, too_long_note
-from scoring.readers.notes import note
 from scoring.readers.numbers import to_float
 from scoring.readers.phases import (
     attach_details,

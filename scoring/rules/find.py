@@ -21,6 +21,7 @@ import math
 
 from scoring.codes import finding
 from scoring.model import Finding, Phase, RunResult
+from scoring.readers.numbers import to_float
 
 FIND_PHASES = ("find", "find-easy", "find-hard")
 TIME_ROUNDING_S = 0.005  # the coarsest printed runtime: shell `%6.2f`
@@ -30,13 +31,9 @@ SHELL_BC_TRUNCATION = 0.01  # kIOPS: bc scale=2 drops the digits after the secon
 
 
 def _number(phase: Phase, key: str) -> float | None:
-    text = phase.values.get(key)
-    if text is None:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return None
+    # The application prints these as finite decimals; "nan" or "inf" is as unreadable as any other
+    # text, so the rule falls back to the raw record (float() let a nan switch the rate check off).
+    return to_float(phase.values.get(key))
 
 
 def _counts(phase: Phase) -> tuple[float | None, float | None]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from scoring.cmdline import CommandLine
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, EchoedOption, Finding, Phase, RunResult
-from scoring.readers.numbers import to_int
+from scoring.readers.numbers import to_float, to_int
 from scoring.rules.common import config_source, config_value, run_date
 from scoring.rules.params import SHELL_MDTEST_VERIFY_SINCE
 
@@ -116,11 +116,7 @@ def _directive(item: str, found: dict[str, str]) -> None:
 def _number(name: str, text: str) -> float | None:
     if name in SIZE_NAMES:
         return ior_size(text)
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None  # int() of inf or nan raises below
+    return to_float(text)  # finite only: int() of inf or nan raises below
 
 
 def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
@@ -204,12 +200,12 @@ def _mdtest_echo(phase: Phase) -> list[Finding]:
     if raw is None or not raw.options or raw.command is None:
         return []
     cmd = CommandLine.parse(raw.command)
-    stride = _as_float(cmd.value("-N") or "0") or 0.0
+    stride = to_float(cmd.value("-N") or "0") or 0.0
     shown_stride = f"-N {cmd.value('-N')}" if stride else "no -N"
     shifted = False
     for echo in raw.options:
         if echo.name == "items":
-            items = _as_float(cmd.value("-n"))
+            items = to_float(cmd.value("-n"))
             comparable = items is not None and cmd.has_flag("-F") and not cmd.values("-I")
             if comparable and items is not None and not _items_fit(echo.low, items, cmd):
                 return [
@@ -232,8 +228,8 @@ def _items_fit(echoed: float | None, items: float, cmd: CommandLine) -> bool:
     -n 380000 over 256 leaves made 379904 files per rank). Without a tree the count is -n."""
     if echoed is None:
         return True
-    depth = _as_float(cmd.value("-z")) or 0.0
-    branches = _as_float(cmd.value("-b")) or 1.0
+    depth = to_float(cmd.value("-z")) or 0.0
+    branches = to_float(cmd.value("-b")) or 1.0
     if depth < 0 or branches < 1 or depth > 64:
         return True  # nothing mdtest would have run; other rules judge the command
     try:
@@ -255,13 +251,6 @@ def _shift_fits(shift: float | None, stride: float, tasks: int | None) -> bool:
     if not math.isfinite(per_node):  # int() of inf raises
         return False
     return per_node == int(per_node) and (tasks is None or per_node <= tasks)
-
-
-def _as_float(text: str | None) -> float | None:
-    try:
-        return float(text) if text is not None else None
-    except ValueError:
-        return None
 
 
 def echo_rules(run: RunResult) -> list[Finding]:
@@ -361,7 +350,7 @@ def _mdtest_config(run: RunResult, phase: Phase, family: str) -> Finding | None:
         return None
     for command in _commands(phase, _recorded_as(run)):
         used = CommandLine.parse(command.text).value("-n")
-        if used is not None and _as_float(used) != _as_float(configured):
+        if used is not None and to_float(used) != to_float(configured):
             return _config_mismatch(run, phase, command, f"[{family}] n", configured, f"-n {used}")
     return None
 
@@ -439,7 +428,7 @@ def _shell_config_rules(run: RunResult) -> list[Finding]:
                 continue
             for command in _commands(phase, _recorded_as(run)):
                 used = CommandLine.parse(command.text).value(option)
-                if used is not None and _as_float(used) != float(configured):
+                if used is not None and to_float(used) != to_float(configured):
                     findings.append(
                         finding(
                             "options-config-mismatch",

@@ -15,6 +15,7 @@ from scoring.cmdline import CommandLine
 from scoring.codes import finding
 from scoring.hashes import phase_seed
 from scoring.model import Era, Finding, Phase, RunResult
+from scoring.readers.numbers import to_float
 from scoring.rules.common import run_date, timestamp_of
 
 IOR_HARD_PHASES = ("ior-hard-write", "ior-hard-read")
@@ -120,16 +121,9 @@ def _stonewall_finding(
     full size, which the script allowed; a short non-zero stonewall shortens the writes: error."""
     if value == STONEWALL:
         return None
-    if run.era.is_shell and (value is None or _as_number(value) == 0):
+    if run.era.is_shell and (value is None or to_float(value) == 0):
         return finding("stonewall-disabled", phase=phase.name, found=found)
     return finding("stonewall-options", phase=phase.name, expected=expected, found=found)
-
-
-def _as_number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def stonewall_options(run: RunResult) -> list[Finding]:

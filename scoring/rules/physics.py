@@ -31,6 +31,7 @@ from typing import Any
 
 from scoring.codes import finding
 from scoring.model import Finding, Phase, RunResult
+from scoring.readers.numbers import to_float
 from scoring.rules.common import result_header
 
 BANDWIDTH = "physics-bandwidth-volume-mismatch"
@@ -440,10 +441,7 @@ def _find_total(phase: Phase) -> float | None:
     the score divides), else find.csv's sum when it has every rank."""
     text = phase.values.get("total-files")
     if text is not None:
-        try:
-            return float(text)
-        except ValueError:
-            return None
+        return to_float(text)
     return phase.raw.items if phase.raw is not None else None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, WRITE_PHASES, Finding, RunResult
+from scoring.readers.numbers import to_float
 from scoring.rules.common import config_source, config_value
 
 MIN_WRITE_SECONDS = 300.0
@@ -42,7 +43,7 @@ def debug_options(run: RunResult) -> list[Finding]:
     source = config_source(run)
     findings = []
     stonewall = config_value(run, "debug", "stonewall-time")
-    if stonewall and _number(stonewall) != MIN_WRITE_SECONDS:
+    if stonewall and to_float(stonewall) != MIN_WRITE_SECONDS:
         findings.append(finding("stonewall-time-not-300", value=stonewall, source=source))
     pause_dir = config_value(run, "debug", "pause-dir")
     if pause_dir:
@@ -54,13 +55,6 @@ def debug_options(run: RunResult) -> list[Finding]:
     if scc and scc.lower() in TRUE_VALUES:
         findings.append(finding("scc-mode", source=source))
     return findings
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def stonewall_rules(run: RunResult) -> list[Finding]:

@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import IO, Self
 
-from scoring.tarstream import (
+from scoring.readers.tarstream import (
     BoundedTarInfo,
     TarRejected,
     compression_of,

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.readers.numbers import to_float, to_int
 from submissions.system.schema import ROOT_TYPE, FieldSpec, NodeType, Schema, community_schema
 
 DOCUMENT_KEYS = ("DATA", "GRAPH")
@@ -122,14 +123,13 @@ def _number(text: Any, integer: bool) -> int | float | None:
     if isinstance(text, int | float):
         number: int | float = text
     elif isinstance(text, str):
+        # The engine's parser (finite decimals only): "1e3" is an integer count, "nan" no number.
         stripped = text.strip()
-        try:
-            number = int(stripped) if integer else float(stripped)
-        except ValueError:
-            try:
-                number = float(stripped)
-            except ValueError:
-                return None
+        parsed = to_int(stripped) if integer else None
+        read = parsed if parsed is not None else to_float(stripped)
+        if read is None:
+            return None
+        number = read
     else:
         return None
     if isinstance(number, float):

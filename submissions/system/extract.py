@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.readers.numbers import to_float
 from submissions.system.document import Quantity, ReadNode
 
 GBIT = 1e9 / 8  # bytes per second in one Gbit/s
@@ -82,9 +83,8 @@ def _speed_gbps(speed: Any) -> float | None:
     """'100 Gbit' -> 100.0, '100 Mbit' -> 0.1 (the schema's Interconnect speed choices)."""
     text = _text(speed)
     number, _, unit = text.partition(" ")
-    try:
-        value = float(number)
-    except ValueError:
+    value = to_float(number)  # finite decimals only: "nan Gbit" is no speed
+    if value is None:
         return None
     return value / 1000 if unit.lower().startswith("mbit") else value
 

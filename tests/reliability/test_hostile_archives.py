@@ -17,8 +17,8 @@ import pytest
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
-from scoring.locate import read_runs
 from scoring.model import ReadError
+from scoring.readers.locate import read_runs
 from submissions.ingest.unpack import ExtractionRejected, extract_archive
 from submissions.models import Archive, Finding, Submission
 from tests.reliability.conftest import by_kind, sha256

@@ -6,6 +6,6 @@ Missing data is a broken setup, not a reason to skip, so asking for it fails the
 from __future__ import annotations
 
 from tests.support.data import IO500_DATA as DATA
-from tests.support.data import REPO, data_root
+from tests.support.data import REPO, data_root, submissions_root
 
-__all__ = ["DATA", "REPO", "data_root"]
+__all__ = ["DATA", "REPO", "data_root", "submissions_root"]

@@ -30,18 +30,18 @@ import pytest
 
 from scoring import ReadError, verify
 from scoring.hashes import MAX_HASHED_CHARS
-from scoring.locate import Limits, read_runs
 from scoring.readers import c_app, echo, ini, raw, shell_config, shell_era, volumes
 from scoring.readers.lines import MAX_LINE_CHARS
+from scoring.readers.locate import Limits, read_runs
 from scoring.readers.raw import parse_ior, parse_mdtest
+from scoring.readers.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from scoring.rules import options, physics, structure
 from scoring.rules.params import is_release_version, version_match
-from scoring.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
 from tests.scoring.corpus import data_root
 
 MIB = 1024 * 1024
 BUDGET_S = 2.0  # generous for CI; measured on a 2-core machine shared with five busy processes: <= 1 s
-# The file cap of scoring.locate is 16 MiB: a planted copy holds at most this many hostile lines.
+# The file cap of scoring.readers.locate is 16 MiB: a planted copy holds at most this many hostile lines.
 LINES_PER_COPY = 12
 # A message quotes what it found, cut: a megabyte line must not make a megabyte finding.
 MAX_MESSAGE_CHARS = 10_000

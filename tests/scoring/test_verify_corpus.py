@@ -7,7 +7,6 @@ import csv
 import math
 import urllib.parse
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +14,13 @@ from scoring import ReadError, Verification, verify
 from scoring.means import geometric_mean
 from scoring.model import MD_PHASES, Severity
 from scoring.rules.evidence import AGREES, DISAGREES, evidence_report
+from tests.scoring.corpus import data_root
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "io500-data"
+# data_root() fails loudly (naming the path) when the corpus is missing: collecting this file errors
+# rather than parametrizing over nothing, which pytest would report as skipped.
+DATA = data_root()
 SUBMISSIONS = DATA / "submissions"
-FOLDERS = (
-    sorted(p.name for p in SUBMISSIONS.glob("submission-*") if p.is_dir()) if SUBMISSIONS.is_dir() else []
-)
-needs_corpus = pytest.mark.skipif(not FOLDERS, reason="the shared IO500 corpus is not next to the repository")
+FOLDERS = sorted(p.name for p in SUBMISSIONS.glob("submission-*") if p.is_dir())
 
 # Folders that hold no result at all (reviewed): reading them must fail with a clear ReadError.
 UNREADABLE: dict[str, str] = {
@@ -75,7 +74,6 @@ def verified(folder: str) -> list[Verification]:
     return verify(SUBMISSIONS / folder)
 
 
-@needs_corpus
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_submission_reads_and_its_score_agrees(folder: str) -> None:
     if folder in UNREADABLE:
@@ -95,8 +93,6 @@ def test_every_submission_reads_and_its_score_agrees(folder: str) -> None:
 
 def _list_rows() -> list[tuple[str, dict[str, str]]]:
     """List rows mapped to folders through repository_url, which names the exact source path."""
-    if not FOLDERS:
-        return []
     with open(SUBMISSIONS / "index.csv", newline="") as handle:
         index = {row["source_path"]: row["submission_id"] for row in csv.DictReader(handle)}
     with open(DATA / "lists" / "submissions.csv", newline="") as handle:
@@ -120,12 +116,10 @@ def _agrees(published: str, computed: float | None) -> bool:
     return abs(value - computed) <= LIST_DECIMALS_ERROR + LIST_RELATIVE * value
 
 
-@needs_corpus
 def test_the_published_lists_map_to_corpus_folders() -> None:
     assert len(LIST_ROWS) >= 60
 
 
-@needs_corpus
 @pytest.mark.parametrize(("folder", "row"), LIST_ROWS, ids=[folder for folder, _ in LIST_ROWS])
 def test_recomputed_scores_match_the_published_list(folder: str, row: dict[str, str]) -> None:
     [verification] = verified(folder)
@@ -153,7 +147,6 @@ def test_recomputed_scores_match_the_published_list(folder: str, row: dict[str, 
         assert not math.isclose(listed, ours, rel_tol=0.01) and math.isclose(listed, ours, rel_tol=0.1)
 
 
-@needs_corpus
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_no_real_run_disagrees_with_its_own_raw_output(folder: str) -> None:
     if folder in UNREADABLE:
@@ -165,7 +158,6 @@ def test_no_real_run_disagrees_with_its_own_raw_output(folder: str) -> None:
         assert {f.code for f in errors} == expected, [f.message for f in errors]
 
 
-@needs_corpus
 def test_the_corpus_values_are_rederived_from_their_raw_output_not_skipped() -> None:
     statuses = [
         phase.value

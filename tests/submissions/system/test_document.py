@@ -9,7 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from submissions.system.description import system_description_clean, system_description_read
-from submissions.system.document import read_document
+from submissions.system.document import _number, read_document
+from submissions.system.extract import _speed_gbps
 from submissions.system.files import read_system_text
 from submissions.system.schema import community_schema
 from tests.submissions.system.documents import (
@@ -145,3 +146,25 @@ def test_nothing_in_a_hostile_document_raises() -> None:
         reading = read_document(document)
         assert reading.errors
         assert system_description_read(document).problems
+
+
+@pytest.mark.parametrize("speed", ["nan Gbit", "inf Gbit", "1e999 Gbit", "1_00 Gbit", "fast Gbit"])
+def test_an_interconnect_speed_that_is_no_finite_number_gives_no_network_speed(speed: str) -> None:
+    # The engine's number parser (scoring/readers/numbers.py): float() took "nan" and "inf", and a
+    # nan speed is truthy, so it became the client network's Gbit/s.
+    assert _speed_gbps(speed) is None
+    assert _speed_gbps("200 Gbit") == 200.0 and _speed_gbps("400 Mbit") == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize(
+    ("text", "integer", "number"), [("12", True, 12), ("1e3", True, 1000), (" 2.5 ", False, 2.5)]
+)
+def test_a_number_written_as_text_is_read_as_the_engine_reads_it(
+    text: str, integer: bool, number: float
+) -> None:
+    assert _number(text, integer) == number
+    assert (
+        _number("nan", integer) is None
+        and _number("inf", integer) is None
+        and _number("1_0", integer) is None
+    )

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.locate import read_runs
 from scoring.model import GIB_PER_S, KIOPS, Era
+from scoring.readers.locate import read_runs
 
 
 def test_it_reads_a_2018_gb_labelled_run_with_its_console_log_and_raw_files(

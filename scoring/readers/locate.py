@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from scoring.codes import note
 from scoring.model import Finding, ReadError, RunResult
 from scoring.readers import RunFiles, read_run
 from scoring.readers.dev_script import MARKER as DEV_MARKER
-from scoring.readers.notes import note
-from scoring.tarstream import (
+from scoring.readers.tarstream import (
     BoundedTarInfo,
     Readable,
     TarRejected,

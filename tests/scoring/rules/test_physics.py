@@ -20,9 +20,9 @@ import pytest
 
 from scoring import ReadError, Verification, verify
 from scoring.hashes import format_hash, score_hash
-from scoring.locate import read_runs
 from scoring.means import geometric_mean
 from scoring.model import BW_PHASES, MD_PHASES, SCORED_PHASES, Severity
+from scoring.readers.locate import read_runs
 from scoring.readers.raw import parse_ior
 from scoring.rules.physics import physics_measurements
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.locate import read_runs
 from scoring.model import SCORED_PHASES, Era, ReadError
+from scoring.readers.locate import read_runs
 from tests.scoring.corpus import data_root
 
 FOLDERS = sorted(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from scoring.tarstream import (
+from scoring.readers.tarstream import (
     MAX_HEADER_BYTES,
     MAX_HEADER_BYTES_PER_ARCHIVE,
     MAX_TRAILING_BYTES,

@@ -12,9 +12,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.locate import read_runs
 from scoring.model import ReadError, RunResult
 from scoring.readers import RunFiles, read_run
+from scoring.readers.locate import read_runs
 from tests.scoring.corpus import data_root
 
 # One run directory per format family: shell GB/s, shell GiB/s, io-500-dev, ISC20, ISC21 extended,

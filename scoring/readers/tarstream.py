@@ -1,9 +1,9 @@
 """Reading a tar stream with bounded headers and a checked compression trailer.
 
-Shared by the scoring engine (`scoring.locate`) and the upload sandbox (`submissions.ingest.unpack`), the
-two places that read tarballs, so both refuse the same archives for the same reasons. Everything
-here raises `TarRejected` with a message a submitter can act on; each caller turns it into its own
-rejection error.
+Shared by the scoring engine (`scoring.readers.locate`) and the upload sandbox
+(`submissions.ingest.unpack`), the two places that read tarballs, so both refuse the same archives
+for the same reasons. Everything here raises `TarRejected` with a message a submitter can act on;
+each caller turns it into its own rejection error.
 
 Two holes of Python's tarfile are closed:
 

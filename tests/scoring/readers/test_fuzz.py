@@ -1,6 +1,6 @@
 """Every individual reader of scoring/ fuzzed with hypothesis: any text in, a result or ReadError out.
 
-test_readers_properties.py damages whole result folders; this file goes one level down and feeds
+readers/test_properties.py damages whole result folders; this file goes one level down and feeds
 each parser on its own a mix of real lines from the corpus, random text, and the values that break
 naive parsers (NaN, inf, huge exponents, control characters, very long lines). A parser may refuse
 with ReadError, never with anything else, and what it returns must be usable: no NaN or negative

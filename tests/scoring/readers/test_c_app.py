@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.locate import read_runs
 from scoring.model import GIB_PER_S, KIOPS, Era, ReadError
+from scoring.readers.locate import read_runs
 
 Submission = Callable[[int], Path]
 

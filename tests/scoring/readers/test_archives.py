@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.locate import Limits, read_runs
 from scoring.model import Era, ReadError
+from scoring.readers.locate import Limits, read_runs
 
 Submission = Callable[[int], Path]
 
