@@ -394,13 +394,14 @@ CODES: dict[str, Code] = {
     "evidence-ranks-missing": Code(
         WARNING,
         "No per-rank CSV for {phases}; this version of the benchmark writes one per phase, so the "
-        "ranks could not be added up and the verdict rests on the tools' summaries alone there.",
+        "ranks could not be added up: there the verdict rests on the tools' own outputs without "
+        "per-rank evidence.",
     ),
     "evidence-ranks-empty": Code(
         WARNING,
         "{files} hold(s) no rank's row (the header only, or nothing readable): the application writes "
-        "one row per rank, so these files were cut down; the verdict rests on the tools' summaries "
-        "alone for {phases}.",
+        "one row per rank, so these files were cut down; for {phases} the verdict rests on the tools' "
+        "own outputs without per-rank evidence.",
     ),
     "evidence-clock-missing": Code(
         INFO,
