@@ -1,8 +1,9 @@
 """Measure the cross-phase physics (scoring/rules/physics.py) on every run of one or more corpora.
 
 Usage: python benchmarks/invariant_margins.py [SUBMISSIONS_DIR ...]
-(default: ../shared/io500-data/submissions next to the repository). The evaluation set
-(/work/evalflat) is measured the same way; nothing of it is stored.
+(default: ../shared/io500-data/submissions next to the repository). A larger set, such as every
+submission folder of IO500/submission-data laid side by side, is measured the same way; nothing of
+it is stored here.
 
 For every invariant and output era it prints: the runs where the invariant could be checked (and
 the comparisons made), the largest relative deviation seen between the two sides (midpoints; for
