@@ -655,11 +655,11 @@ def _run_order(run: RunResult) -> list[Phase]:
     return ordered
 
 
-def _check_order(run: RunResult, report: EvidenceReport) -> None:
+def _check_order(order: list[Phase], report: EvidenceReport) -> None:
     """The tools' outputs must follow one another in the order the phases ran."""
     previous: tuple[Phase, RawOutput, dt.datetime] | None = None
     status = None
-    for phase in _run_order(run):
+    for phase in order:
         raw = phase.raw
         if raw is None:
             continue
@@ -685,11 +685,11 @@ def _check_order(run: RunResult, report: EvidenceReport) -> None:
         report.cross["tool clocks in phase order"] = status
 
 
-def _check_phase_chain(run: RunResult, report: EvidenceReport) -> None:
+def _check_phase_chain(order: list[Phase], report: EvidenceReport) -> None:
     """Each phase starts after the one before it ended (result.txt's clocks, whole seconds)."""
     previous: tuple[Phase, dt.datetime] | None = None
     status = None
-    for phase in _run_order(run):
+    for phase in order:
         start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
         if start is not None and previous is not None:
             before, ended = previous
@@ -771,9 +771,10 @@ def evidence_report(run: RunResult) -> EvidenceReport:
     collected = _Collected()
     for phase in phases:
         _check_phase(run, phase, report, collected)
-    _check_order(run, report)
+    order = _run_order(run)
+    _check_order(order, report)
     if not run.era.is_shell:
-        _check_phase_chain(run, report)
+        _check_phase_chain(order, report)
     _summary_findings(run, report, collected)
     return report
 
