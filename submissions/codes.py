@@ -16,17 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.codes import ERROR, INFO, WARNING
+from scoring.codes import Code as ScoringCode
 from scoring.model import Finding, Severity
-
-ERROR = Severity.ERROR
-WARNING = Severity.WARNING
-INFO = Severity.INFO
 
 
 @dataclass(frozen=True)
-class Code:
-    severity: Severity
-    template: str
+class Code(ScoringCode):
     # The one other severity a caller may choose instead (said in the comment above the entry).
     other_severity: Severity | None = None
 
