@@ -31,6 +31,7 @@ import argparse
 import csv
 import math
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -244,6 +245,9 @@ def rebuild_sql(
             kept = f"{o.key} (score {o.score:g})"
             return f"io500.org kept another run of the system: {kept} instead (score {e.score:g})"
         if e.key in carried:
+            successor = renamed_successor(e, (o for o in official if o.key in new or o.key not in carried))
+            if successor is not None:
+                return f"renamed: replaced by {successor.key} {'/'.join(successor.ident)} {successor.score:g}"
             return f"dropped: on the {prev} list, not on {release}, no other run of the system listed"
         row = sql.subs[e.key]
         return (
@@ -321,11 +325,36 @@ def release_order(acronym: str) -> tuple[int, int, bool]:
     return (year, 0 if conference == "ISC" else 1, acronym.endswith("*"))
 
 
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text)
+
+
+def renamed_successor(old: Entry, new_runs: Iterable[Entry]) -> Entry | None:
+    """A new, higher-scoring run that looks like the same storage system under a changed name.
+
+    Used only to explain a difference, never to build a list: the same system name once spaces and
+    punctuation are ignored, or the same first word of both institution and system (e.g. LRZ
+    "SuperMUC-NG Phase2" -> "SuperMUC-NG-Phase2", Argonne "Aurora Storage" -> "Aurora").
+    """
+    inst, system = words(old.ident[0]), words(old.ident[1])
+    for run in new_runs:
+        if run.score <= old.score or run.ident == old.ident:
+            continue
+        run_inst, run_system = words(run.ident[0]), words(run.ident[1])
+        if system and "".join(system) == "".join(run_system):
+            return run
+        if inst and system and run_inst[:1] == inst[:1] and run_system[:1] == system[:1]:
+            return run
+    return None
+
+
 def same_run(a: Entry, b: Entry) -> bool:
     return a.ident == b.ident and abs(a.score - b.score) <= SCORE_TOLERANCE * max(a.score, b.score, 1e-9)
 
 
-def rebuild_plotted(release: str, prev: str | None, lists: dict[str, list[Entry]]) -> Comparison:
+def rebuild_plotted(
+    release: str, prev: str | None, lists: dict[str, list[Entry]], follow_renames: bool = False
+) -> Comparison:
     official = lists[release]
     before = [] if prev is None else lists[prev]
 
@@ -335,9 +364,10 @@ def rebuild_plotted(release: str, prev: str | None, lists: dict[str, list[Entry]
     # Carried entries take the key of the same run on this list, so float noise is not a difference.
     carried = [match(e, official) or e for e in before]
     new = [e for e in official if match(e, before) is None]
+    if follow_renames:
+        # What the committee did by hand: a new run of a renamed system replaces its old entry.
+        carried = [e for e in carried if renamed_successor(e, new) is None]
     rebuilt = best_per_system(carried + new)
-    # Same run with float noise: use io500.org's row, so the comparison is by run, not by digits.
-    official_keys = {e.key for e in official}
 
     def why_missing(e: Entry) -> str:
         winner = next((r for r in rebuilt if r.ident == e.ident), None)
@@ -355,13 +385,13 @@ def rebuild_plotted(release: str, prev: str | None, lists: dict[str, list[Entry]
             return f"io500.org kept another run of the system: {kept} (rescored or latest kept)"
         if release in RESET_RELEASES:
             return f"restart: {prev} entry, the lists restarted at {release}"
+        successor = renamed_successor(e, new)
+        if successor is not None:
+            return f"renamed: replaced by the new run {'/'.join(successor.ident)} {successor.score:g}"
         return f"dropped: {prev} entry not on {release}, no other run of the system listed"
 
-    comparison = compare(
-        f"{release} io500 (from {prev or 'nothing'})", official, rebuilt, why_missing, why_extra
-    )
-    assert all(e.key in official_keys for e in new)
-    return comparison
+    label = f"{release} io500 (from {prev or 'nothing'})"
+    return compare(label, official, rebuilt, why_missing, why_extra)
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -454,6 +484,16 @@ def main() -> None:
     reasons = Counter(why.split(":")[0] for c in comparisons for _, why in c.missing + c.extra)
     for why, n in reasons.most_common():
         print(f"   {n:3}  {why}")
+    renames = [
+        rebuild_plotted(
+            r, None if i == 0 or r in RESET_RELEASES else order[i - 1], lists, follow_renames=True
+        )
+        for i, r in enumerate(order)
+    ]
+    print("\n-- the same, a renamed system's new run replacing its old entry")
+    for c in renames:
+        print(summary_line(c))
+    print("total:", totals(renames))
     print(f"\nload average {os.getloadavg()[0]:.2f}")
 
 
