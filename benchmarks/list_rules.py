@@ -8,8 +8,13 @@ The rules applied are the ones written down in docs/list-rules.md, with their so
   plus the runs of release R that asked for that list, keeping one entry per storage system: the
   highest-scoring one;
 * a storage system is (institution, system, file-system type), compared case-insensitively;
+* a run asks for the IO500 list with include_in_io500; it enters a 10-node list when it declares 10
+  client nodes (how io500.org's submission system sets the flag); SCC runs have their own list;
 * SC19 restarted the ranked lists (new benchmark version): its lists hold only SC19 runs;
 * SC18* is SC18 rescored (mdtest fix): the same entries, new scores, no new runs.
+
+A last section checks what the Full and Historical lists hold, and a variant of part 2 shows that a
+name-similarity rule for renamed systems does not reproduce io500.org either (the committee decides).
 
 Two sources are compared, both read directly from the CSV files (no Django):
 
