@@ -209,6 +209,35 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _embargo(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Embargoed runs on public pages", ""]
+    runs = records.get("embargo-sweep", [])
+    if not runs:
+        return out + _missing("the embargo sweep", "pytest tests/reliability/test_embargo_sweep.py")
+    out += [
+        "A release under embargo holds an accepted run with marker strings (system, institution, "
+        "submitter); the committee publishes a later release whose cumulative lists reach back to it. "
+        "Every public URL the sweep reaches (list pages, CSV/JSON, bulk downloads, chart JSON, API, "
+        "system, submission and compare pages, and every link on them), anonymously and as an unrelated "
+        "user, is searched for the markers (target 0; before the fix 82 of 250). After the embargo "
+        "ends, the release's own lists must show the run again.",
+        "",
+    ]
+    rows = [
+        [
+            r["urls_checked"],
+            ", ".join(f"{k}: {v}" for k, v in r["statuses"].items()),
+            r["hits"],
+            r["urls_after_end"],
+            r["hits_after_end"],
+            r["seconds"],
+        ]
+        for r in runs
+    ]
+    headers = ["URLs read", "answers", "marker hits", "URLs after the end", "hits after the end", "s"]
+    return [*out, *_table(headers, rows), ""]
+
+
 def _evidence(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [
         "## Evidence behind each verdict",
@@ -320,6 +349,7 @@ def render(folder: Path) -> str:
         _faults,
         _slow_clients,
         _cache_keys,
+        _embargo,
         _evidence,
         _security,
         _load,
