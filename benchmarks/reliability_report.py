@@ -231,10 +231,11 @@ def _embargo(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             r["urls_after_end"],
             r["hits_after_end"],
             r["seconds"],
+            r.get("load_average", "-"),
         ]
         for r in runs
     ]
-    headers = ["URLs read", "answers", "marker hits", "URLs after the end", "hits after the end", "s"]
+    headers = ["URLs read", "answers", "marker hits", "URLs after the end", "hits after the end", "s", "load"]
     return [*out, *_table(headers, rows), ""]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import os
 import re
 import time
 from collections import Counter
@@ -176,6 +177,7 @@ def test_publishing_a_later_release_shows_no_run_of_an_embargoed_one(
         urls_after_end=after["urls"],
         hits_after_end=len(after["hits"]),
         seconds=seconds,
+        load_average=round(os.getloadavg()[0], 2),
     )
     assert during["hits"] == []
     assert during["statuses"].get(200, 0) > 100  # the sweep read real pages, not a wall of 404s
