@@ -209,6 +209,67 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _embargo(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Embargoed runs on public pages", ""]
+    runs = records.get("embargo-sweep", [])
+    if not runs:
+        return out + _missing("the embargo sweep", "pytest tests/reliability/test_embargo_sweep.py")
+    out += [
+        "A release under embargo holds an accepted run with marker strings (system, institution, "
+        "submitter); the committee publishes a later release whose cumulative lists reach back to it. "
+        "Every public URL the sweep reaches (list pages, CSV/JSON, bulk downloads, chart JSON, API, "
+        "system, submission and compare pages, and every link on them), anonymously and as an unrelated "
+        "user, is searched for the markers (target 0; before the fix 82 of 250). After the embargo "
+        "ends, the release's own lists must show the run again.",
+        "",
+    ]
+    rows = [
+        [
+            r["urls_checked"],
+            ", ".join(f"{k}: {v}" for k, v in r["statuses"].items()),
+            r["hits"],
+            r["urls_after_end"],
+            r["hits_after_end"],
+            r["seconds"],
+            r.get("load_average", "-"),
+        ]
+        for r in runs
+    ]
+    headers = ["URLs read", "answers", "marker hits", "URLs after the end", "hits after the end", "s", "load"]
+    return [*out, *_table(headers, rows), ""]
+
+
+def _run_identity(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Run identity against renamed and re-packed runs", ""]
+    found = {r["key"]: r for r in records.get("run-identity", [])}
+    if not found:
+        return out + _missing("the run identity checks", "pytest tests/reliability/test_run_identity.py")
+    out += [
+        "A run is recognised by what it measured and when (phase values, run times, result.txt's phase "
+        "clocks, the C application's config.ini), never by a folder, file or archive name "
+        "(submissions/run_identity.py). Re-packings of a real C-application and a real shell-era run "
+        "(folder renamed, archive renamed, bzip2, xz, zip, unrelated files, all at once) must keep the "
+        "fingerprint, so `run-already-submitted` names the first upload; across the shared corpus a "
+        "shared fingerprint must mean byte-identical summaries.",
+        "",
+    ]
+    rows: list[list[Any]] = []
+    if "re-packing" in found:
+        r = found["re-packing"]
+        rows.append(["re-packed real runs recognised", f"{r['recognised']} of {r['packings']}", "target all"])
+    if "corpus" in found:
+        r = found["corpus"]
+        rows.append(
+            [
+                "shared corpus runs / fingerprints",
+                f"{r['runs']} / {r['fingerprints']}",
+                f"{r['shared_by_copies']} shared by byte-identical copies, {r['shared_by_distinct_runs']} "
+                f"by distinct runs (target 0); {r['seconds']} s, load {r['load_average']}",
+            ]
+        )
+    return [*out, *_table(["check", "figure", "note"], rows), ""]
+
+
 def _evidence(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [
         "## Evidence behind each verdict",
@@ -320,6 +381,8 @@ def render(folder: Path) -> str:
         _faults,
         _slow_clients,
         _cache_keys,
+        _embargo,
+        _run_identity,
         _evidence,
         _security,
         _load,

@@ -173,6 +173,10 @@ class ListSnapshot(models.Model):
     # that cannot be plotted, file systems, score range, phase medians).
     chart_points = models.TextField(blank=True, editable=False)
     chart_digest = models.JSONField(null=True, blank=True, editable=False)
+    # What the build left out that would otherwise qualify, and why, as it stood at build time (an
+    # embargo ends by the clock, so it cannot be recomputed later): [{submission_id, release, rule,
+    # reason, until}]. Committee-only: it names runs still under embargo.
+    left_out = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["release__publication_date", "kind", "version"]
@@ -211,6 +215,7 @@ class ListSnapshot(models.Model):
             "published_at",
             "provenance",
             "source",
+            "left_out",
         )
         changed = [name for name in frozen_fields if getattr(stored, name) != getattr(self, name)]
         status_ok = stored.status == self.status or (

@@ -95,9 +95,9 @@ CODES: dict[str, Code] = {
     # --- the runs already stored, the archive itself (submissions/ingest/record.py) ---
     "run-already-submitted": Code(
         WARNING,
-        "This run (same timestamp, result folder, phase values and configuration hash) is already in the "
-        "registry as submission {first}: /submissions/{first}/. The archive's bytes differ, so it was "
-        "re-packed; the committee decides which one counts.",
+        "This run (the same phase values, run times, phase clocks and configuration, whatever its folder "
+        "and archive are called) is already in the registry as submission {first}: /submissions/{first}/. "
+        "The archive's bytes differ, so it was re-packed; the committee decides which one counts.",
     ),
     # The reason is the sentence of whoever rejected it (unpacking, size limit, exhausted attempts).
     "archive-rejected": Code(ERROR, "{reason}"),

@@ -17,6 +17,10 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
   them (by default the Historical list: IO500 asks list submissions to use the official release);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
   on no new list;
+* embargo: a run whose own release is still under embargo when the list is built enters no list of
+  another release (a cumulative list takes earlier releases' runs, and publishing it would make the
+  embargoed run public before its release is); its own release's lists take it, and those stay
+  hidden until the embargo ends. The build reports each such run (`RankedList.embargoed`);
 * missing evidence (docs/evidence.md, "What a verdict rests on"): a run whose scored phases have no
   raw output behind them (verified from summaries only) enters no ranked kind (IO500, Production,
   Research, the 10-node lists, SCC) unless a committee decision names that gap
@@ -75,6 +79,9 @@ class Candidate:
     summary_only: tuple[str, ...] = ()
     # A committee decision names exactly this gap, in this archive.
     gap_accepted: bool = False
+    # The run's own release and the end of its embargo (None: never under embargo).
+    release_id: int | None = None
+    embargo_end: datetime.datetime | None = None
 
 
 def is_production(candidate: Candidate) -> bool:
@@ -90,6 +97,10 @@ class ListWindow:
     rules_from_date: datetime.date
     # The kinds that take runs of the registry's bundled runner (the release's committee rule).
     bundled_runner_kinds: frozenset[str] = frozenset({ListKind.HISTORICAL.value})
+    # The release itself (its own runs are never held back by its own embargo) and the moment of the
+    # build; without a moment every embargo counts as running, so the rule fails closed.
+    release_id: int | None = None
+    built_at: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -98,13 +109,24 @@ class RankedCandidate:
     candidate: Candidate
 
 
+def under_other_embargo(candidate: Candidate, window: ListWindow) -> bool:
+    """The run belongs to another release whose embargo has not ended when the list is built."""
+    if candidate.embargo_end is None or candidate.release_id == window.release_id:
+        return False
+    return window.built_at is None or candidate.embargo_end > window.built_at
+
+
 def lacks_evidence(kind: str, candidate: Candidate) -> bool:
     """A ranked list takes no run resting on summaries alone unless the committee accepted the gap."""
     return kind in RANKED_KIND_VALUES and bool(candidate.summary_only) and not candidate.gap_accepted
 
 
 def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
-    return qualifies_by_rules(kind, candidate, window) and not lacks_evidence(kind, candidate)
+    return (
+        qualifies_by_rules(kind, candidate, window)
+        and not under_other_embargo(candidate, window)
+        and not lacks_evidence(kind, candidate)
+    )
 
 
 def qualifies_by_rules(kind: str, candidate: Candidate, window: ListWindow) -> bool:
@@ -159,11 +181,16 @@ class RankedList:
     # Runs that qualify by every other rule, left out because scored phases lack their raw outputs
     # and no committee decision names the gap (in score order; each names its phases).
     evidence_gaps: list[Candidate] = field(default_factory=list)
+    # Runs that qualify by every rule but belong to another release still under embargo (score order).
+    embargoed: list[Candidate] = field(default_factory=list)
 
 
 def rank_with_duplicates(kind: str, candidates: list[Candidate], window: ListWindow) -> RankedList:
-    eligible = sorted((c for c in candidates if qualifies_by_rules(kind, c, window)), key=order_key)
-    # Left out before the one-per-system rule: a run that is not listed does not hold its system's place.
+    qualifying = sorted((c for c in candidates if qualifies_by_rules(kind, c, window)), key=order_key)
+    # Both left out before the one-per-system rule: a run that is not listed does not hold its
+    # system's place (and an embargoed run must not show, even by which entry it displaces).
+    embargoed = [c for c in qualifying if under_other_embargo(c, window)]
+    eligible = [c for c in qualifying if not under_other_embargo(c, window)]
     evidence_gaps = [c for c in eligible if lacks_evidence(kind, c)]
     members = [c for c in eligible if not lacks_evidence(kind, c)]
     duplicates: list[Duplicate] = []
@@ -182,7 +209,9 @@ def rank_with_duplicates(kind: str, candidates: list[Candidate], window: ListWin
     entries = [
         RankedCandidate(rank=index, candidate=candidate) for index, candidate in enumerate(members, start=1)
     ]
-    return RankedList(entries=entries, duplicates=duplicates, evidence_gaps=evidence_gaps)
+    return RankedList(
+        entries=entries, duplicates=duplicates, evidence_gaps=evidence_gaps, embargoed=embargoed
+    )
 
 
 def rank_candidates(kind: str, candidates: list[Candidate], window: ListWindow) -> list[RankedCandidate]:

@@ -146,6 +146,7 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "rows": draft_rows(snapshot=draft) if draft else [],
         "duplicates": draft_duplicates(snapshot=draft) if draft else [],
         "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
+        "embargoed": draft.left_out if draft else [],
         "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from registry.models import KIND_ORDER, ListKind, Release, kind_label
+from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, Release, kind_label
 
 RELEASE_NAME = re.compile(r"(ISC|SC)(\d{2})")
 # The lists a release publishes since ISC23 (io500.org's List Split Proposal): Production, Research,
@@ -109,6 +110,31 @@ def release_open(*, name: str, settings: ReleaseSettings) -> Release:
         )
 
 
+def _check_embargo(release: Release, embargo_end: datetime.datetime | None) -> None:
+    """An embargo set on a release whose runs another release's published lists already show would
+    hide their pages but not those lists: refused, naming them, since publishing cannot be undone."""
+    if embargo_end is None or embargo_end <= timezone.now():
+        return
+    shown = list(
+        ListEntry.objects.filter(
+            submission__release=release,
+            snapshot__status__in=(ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED),
+        )
+        .exclude(snapshot__release=release)
+        .values_list("submission_id", "snapshot__release__name")
+        .distinct()
+        .order_by("submission_id", "snapshot__release__name")
+    )
+    if shown:
+        where = "; ".join(f"submission {pk} on {name}'s lists" for pk, name in shown)
+        raise ValidationError(
+            {
+                "embargo_end": f"Runs of {release.name} are already public on other releases' published "
+                f"lists ({where}); an embargo cannot hide them now."
+            }
+        )
+
+
 def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
     """New dates, lists or accepted versions. A list kind that already has a list stays."""
     _check_settings(settings)
@@ -124,6 +150,7 @@ def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
                     + "."
                 }
             )
+        _check_embargo(release, settings.dates.embargo_end)
         release.publication_date = settings.dates.publication_date
         release.submission_deadline = settings.dates.submission_deadline
         release.embargo_end = settings.dates.embargo_end

@@ -227,6 +227,7 @@ def list_candidates(*, release: Release) -> list[Candidate]:
         )
         .annotate(
             release_date=F("release__publication_date"),
+            embargo_end=F("release__embargo_end"),
             nodes=Coalesce(F("system__client_nodes"), Subquery(primary_nodes)),
             include_flag=KT("published_record__include_in_io500"),
             list_name=KT("published_record__information_list_name"),
@@ -238,6 +239,8 @@ def list_candidates(*, release: Release) -> list[Candidate]:
         .values(
             "id",
             "storage_system_id",
+            "release_id",
+            "embargo_end",
             "release_date",
             "score",
             "bw",
@@ -263,6 +266,8 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             submission_id=row["id"],
             storage_system_id=row["storage_system_id"],
             release_date=row["release_date"],
+            release_id=row["release_id"],
+            embargo_end=row["embargo_end"],
             score=row["score"],
             bw=row["bw"],
             md=row["md"],

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from registry.lists.membership import ListWindow, RankedCandidate, rank_candidates
+from registry.lists.membership import Candidate, ListWindow, RankedCandidate, rank_with_duplicates
 from registry.lists.selectors import list_candidates
 from registry.models import ListEntry, ListKind, ListSnapshot, Release, kind_label
 from registry.signals import lists_changed_on_commit
+from submissions.selectors import release_out_of_embargo_q
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -36,7 +38,39 @@ def list_window(release: Release) -> ListWindow:
         release_date=release.publication_date,
         rules_from_date=rules_from.publication_date,
         bundled_runner_kinds=frozenset(release.bundled_runner_kinds),
+        release_id=release.pk,
+        built_at=timezone.now(),
     )
+
+
+EMBARGO_RULE = "embargo"
+
+
+def embargo_left_out(candidates: list[Candidate]) -> list[dict[str, object]]:
+    """What a snapshot records of the runs the embargo rule held back (best score first)."""
+    found = Release.objects.filter(pk__in={c.release_id for c in candidates}).values_list("pk", "name")
+    names: dict[int | None, str] = dict(found)
+    rows: list[dict[str, object]] = []
+    for c in candidates:
+        release = names.get(c.release_id, "its release")
+        until = c.embargo_end.astimezone(datetime.UTC) if c.embargo_end else None
+        reason = (
+            f"{release} is under embargo until {until:%Y-%m-%d %H:%M} UTC; its runs enter other "
+            "releases' lists only after that"
+            if until
+            else f"{release} is under embargo"
+        )
+        rows.append(
+            {
+                "submission_id": c.submission_id,
+                "release": names.get(c.release_id, ""),
+                "rule": EMBARGO_RULE,
+                "until": until.isoformat() if until else None,
+                "score": c.score,
+                "reason": reason,
+            }
+        )
+    return rows
 
 
 @transaction.atomic
@@ -48,7 +82,7 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
         offered = ", ".join(kind_label(k) for k in release.list_kinds) or "none"
         raise ListBuildError(f"{release.name} publishes no {kind_label(kind)} list (its lists: {offered}).")
 
-    ranked = rank_candidates(kind, list_candidates(release=release), list_window(release))
+    built = rank_with_duplicates(kind, list_candidates(release=release), list_window(release))
     versions = ListSnapshot.objects.select_for_update().filter(release=release, kind=kind)
     snapshot = versions.filter(status=ListSnapshot.Status.DRAFT).first()
     if snapshot is None:
@@ -58,7 +92,9 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
         )
     else:
         snapshot.entries.all().delete()
-    ListEntry.objects.bulk_create(ranked_entries(snapshot, ranked))
+    snapshot.left_out = embargo_left_out(built.embargoed)
+    snapshot.save(update_fields=["left_out"])
+    ListEntry.objects.bulk_create(ranked_entries(snapshot, built.entries))
     # A release's first draft changes what the page of its unpublished list says (frontend.lists.context
     # empty_message), and that page is cached.
     lists_changed_on_commit(snapshot_ids=[snapshot.pk])
@@ -103,6 +139,20 @@ def list_publish(*, snapshot: ListSnapshot, user: User | None = None, reason: st
         raise ListPublishError(
             f"{snapshot.release.name} already has a published {kind_label(snapshot.kind)} list; "
             "say why it is being corrected."
+        )
+    # The draft may predate an embargo set (or moved later) since its build: publishing is the moment
+    # that cannot be undone, so the rule is checked again against the clock now.
+    held = list(
+        ListEntry.objects.filter(snapshot=snapshot)
+        .exclude(submission__release=snapshot.release)
+        .exclude(release_out_of_embargo_q("submission__"))
+        .values_list("submission_id", flat=True)
+        .order_by("submission_id")
+    )
+    if held:
+        raise ListPublishError(
+            f"{snapshot} holds submission(s) {', '.join(map(str, held))} of a release still under embargo; "
+            "build the draft again, which leaves them out."
         )
     for previous in earlier:
         previous.status = ListSnapshot.Status.SUPERSEDED

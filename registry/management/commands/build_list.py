@@ -1,7 +1,8 @@
 """python manage.py build_list RELEASE KIND [--publish --reason TEXT]
 
 Builds the draft of one list from the current data (one entry per storage system for ranked kinds)
-and prints it, then the runs it left out because scored phases lack their raw outputs. Publishing
+and prints it, then the runs it left out: those of another release still under embargo (recorded
+with the snapshot) and those whose scored phases lack their raw outputs. Publishing
 is the committee's decision; --publish freezes the draft right away.
 """
 
@@ -59,6 +60,12 @@ class Command(BaseCommand):
             )
         if len(shown) < len(entries):
             self.stdout.write(f"... and {len(entries) - len(shown)} more.")
+        if snapshot.left_out:
+            self.stdout.write(f"Left out under another release's embargo: {len(snapshot.left_out)}.")
+        for held in snapshot.left_out:
+            self.stdout.write(
+                f"  submission {held['submission_id']:<6} {held['score']:>12.2f}  {held['reason']}"
+            )
         gaps = list_evidence_gaps(release=release, kind=snapshot.kind)
         if gaps:
             self.stdout.write(f"Left out for missing raw outputs: {len(gaps)}.")

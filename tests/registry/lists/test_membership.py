@@ -203,3 +203,49 @@ def test_the_evidence_gaps_are_reported_only_for_runs_the_other_rules_admit():
     invalid = candidate(1, 80.0, valid=False, summary_only=GAP)
     ranked = rank_with_duplicates(ListKind.RESEARCH, [invalid], WINDOW)
     assert ranked.entries == [] and ranked.evidence_gaps == []
+
+
+class TestEmbargo:
+    BUILT = datetime.datetime(2020, 11, 18, 12, tzinfo=datetime.UTC)
+    SC20_WINDOW = ListWindow(release_date=SC20, rules_from_date=SC19, release_id=20, built_at=BUILT)
+
+    def embargoed(self, submission_id: int, score: float, **overrides: Any) -> Candidate:
+        until = self.BUILT + datetime.timedelta(days=1)
+        return candidate(submission_id, score, **{"release_id": 10, "embargo_end": until, **overrides})
+
+    def test_a_run_of_another_release_under_embargo_is_on_no_list_and_is_reported(self) -> None:
+        for kind in ListKind.values:
+            # Each kind's own conditions met, so only the embargo can keep the run out.
+            fits: dict[str, Any] = {"client_nodes": 10, "scc": kind == ListKind.SCC}
+            if kind in (ListKind.PRODUCTION, ListKind.TEN_NODE_PRODUCTION):
+                fits.update(production=True, reproducibility=Reproducibility.FULLY)
+            held, listed = self.embargoed(1, 90.0, **fits), candidate(2, 50.0, release_id=10, **fits)
+            built = rank_with_duplicates(kind, [held, listed], self.SC20_WINDOW)
+            assert [e.candidate.submission_id for e in built.entries] == [2], kind
+            assert [c.submission_id for c in built.embargoed] == [1], kind
+            assert not qualifies(kind, held, self.SC20_WINDOW)
+
+    def test_the_release_s_own_lists_take_its_embargoed_runs(self) -> None:
+        own = self.embargoed(1, 90.0, release_id=20, release_date=SC20)
+        built = rank_with_duplicates(ListKind.HISTORICAL, [own], self.SC20_WINDOW)
+        assert [e.candidate.submission_id for e in built.entries] == [1]
+        assert built.embargoed == []
+
+    def test_an_embargo_ended_before_the_build_holds_nothing_back(self) -> None:
+        ended = candidate(1, 90.0, release_id=10, embargo_end=self.BUILT - datetime.timedelta(seconds=1))
+        assert ranked_ids(ListKind.IO500, [ended], self.SC20_WINDOW) == [1]
+
+    def test_without_a_build_moment_every_embargo_counts_as_running(self) -> None:
+        ended = candidate(
+            1, 90.0, release_id=10, embargo_end=datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+        )
+        assert ranked_ids(ListKind.IO500, [ended], WINDOW) == []
+
+    def test_an_embargoed_run_does_not_hold_its_system_s_place(self) -> None:
+        # The system's older, public run stays listed; the embargoed better run does not displace it.
+        older = candidate(2, 40.0, storage_system_id=7, release_id=5)
+        built = rank_with_duplicates(
+            ListKind.IO500, [self.embargoed(1, 90.0, storage_system_id=7), older], self.SC20_WINDOW
+        )
+        assert [e.candidate.submission_id for e in built.entries] == [2]
+        assert built.duplicates == []

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client
+from django.utils import timezone
 
 from registry.core.generations import charts_generation
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
@@ -179,3 +181,23 @@ class TestPublishing:
         page = Client().get(f"/lists/{release.slug}/historical/").content.decode()
         assert "Fully Reproducible" in page and "anonymous" in page and "bob" not in page
         assert Submission.objects.get(pk=hidden.pk).review_state == ReviewState.PUBLISHED
+
+
+def test_the_draft_page_names_the_runs_another_release_s_embargo_left_out(
+    submitter: Any, committee_member: Any
+) -> None:
+    today = timezone.localdate()
+    earlier = open_release(
+        "ISC39",
+        publication_date=today - datetime.timedelta(days=3),
+        embargo_end=timezone.now() + datetime.timedelta(days=2),
+    )
+    later = open_release("SC39", rules_from=earlier)
+    held = verified_upload(submitter, earlier, system=storage("Held"), review_state=ReviewState.ACCEPTED)
+    release_drafts_build(user=committee_member, release=later, kinds=["historical"])
+    client = Client()
+    client.force_login(committee_member)
+    page = client.get(f"/review/releases/{later.slug}/lists/historical/")
+    assert [e["submission_id"] for e in page.context["embargoed"]] == [held.pk]
+    assert 'data-role="embargoed"' in page.content.decode()
+    assert "ISC39 is under embargo until" in page.content.decode()

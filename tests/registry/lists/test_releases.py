@@ -167,3 +167,30 @@ def test_the_committee_sets_which_lists_take_the_bundled_runner(committee_member
     assert Release.objects.create(name="SC41", slug="sc41", publication_date=TODAY).bundled_runner_kinds == [
         "historical"
     ]
+
+
+def test_an_embargo_cannot_be_set_on_runs_another_release_already_published(
+    committee_member, submitter, client
+):
+    from registry.lists.publishing import release_drafts_build, release_publish
+    from submissions.models import ReviewState
+    from tests.submissions.review.helpers import verified_upload
+
+    earlier = open_release("ISC41")
+    later = open_release("SC41", publication_date=TODAY + datetime.timedelta(days=120), rules_from=earlier)
+    shown = verified_upload(submitter, earlier, review_state=ReviewState.ACCEPTED)
+    release_drafts_build(user=committee_member, release=later, kinds=["historical"])
+    release_publish(user=committee_member, release=later)
+    client.force_login(committee_member)
+    embargo = (TODAY + datetime.timedelta(days=91)).isoformat() + "T12:00"
+    response = client.post(f"/review/releases/{earlier.slug}/edit/", form_data(embargo_end=embargo))
+    assert response.status_code == 400
+    message = str(response.context["form"].errors["embargo_end"])
+    assert f"submission {shown.pk} on SC41" in message and "cannot hide them" in message
+    earlier.refresh_from_db()
+    assert earlier.embargo_end is None
+    # An embargo that has ended already hides nothing, so it may be recorded.
+    ended = (TODAY - datetime.timedelta(days=1)).isoformat() + "T12:00"
+    assert (
+        client.post(f"/review/releases/{earlier.slug}/edit/", form_data(embargo_end=ended)).status_code == 302
+    )

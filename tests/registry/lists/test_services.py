@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import FrozenSnapshotError, ListEntry, ListSnapshot, Release
@@ -197,3 +198,59 @@ def test_the_committee_publishes_over_a_reconstructed_list_without_calling_it_a_
     assert published.correction_reason == REPLACES_RECONSTRUCTED
     reconstructed.refresh_from_db()
     assert reconstructed.status == ListSnapshot.Status.SUPERSEDED
+
+
+class TestEmbargoedReleases:
+    @pytest.fixture
+    def embargoed(self, sc19: Release) -> Release:
+        # An earlier release whose lists are still under embargo, and a later one built over it.
+        sc19.embargo_end = timezone.now() + datetime.timedelta(days=3)
+        sc19.save()
+        return sc19
+
+    @pytest.fixture
+    def isc20(self, sc19: Release) -> Release:
+        return Release.objects.create(
+            name="ISC20", slug="isc20", publication_date=datetime.date(2020, 6, 20), rules_from=sc19,
+            list_kinds=["io500", "ten-node", "full", "historical"],
+        )  # fmt: skip
+
+    def test_a_later_release_s_list_leaves_out_and_records_the_embargoed_runs(self, embargoed, isc20):
+        held = submission(embargoed, system("Hidden"), 90.0)
+        kept = submission(isc20, system("Shown"), 10.0)
+        for kind in ("io500", "full", "historical"):
+            snapshot = list_build(release=isc20, kind=kind)
+            assert ranked(snapshot) == [(1, kept.pk)]
+            assert [(row["submission_id"], row["release"], row["rule"]) for row in snapshot.left_out] == [
+                (held.pk, "SC19", "embargo")
+            ]
+            assert "SC19 is under embargo until" in snapshot.left_out[0]["reason"]
+        assert ranked(list_build(release=embargoed, kind="io500")) == [(1, held.pk)]
+
+    def test_the_run_enters_the_later_list_once_the_embargo_has_ended(self, embargoed, isc20):
+        held = submission(embargoed, system("Hidden"), 90.0)
+        embargoed.embargo_end = timezone.now() - datetime.timedelta(seconds=1)
+        embargoed.save()
+        snapshot = list_build(release=isc20, kind="historical")
+        assert ranked(snapshot) == [(1, held.pk)]
+        assert snapshot.left_out == []
+
+    def test_publishing_refuses_a_draft_built_before_an_embargo_was_set(self, sc19, isc20):
+        held = submission(sc19, system("Hidden"), 90.0)
+        draft = list_build(release=isc20, kind="historical")
+        assert ranked(draft) == [(1, held.pk)]
+        sc19.embargo_end = timezone.now() + datetime.timedelta(days=1)
+        sc19.save()
+        with pytest.raises(
+            ListPublishError, match=f"holds submission\\(s\\) {held.pk} of a release still under"
+        ):
+            list_publish(snapshot=draft)
+        assert ranked(list_publish(snapshot=list_build(release=isc20, kind="historical"))) == []
+
+    def test_build_list_command_says_which_runs_the_embargo_left_out(self, embargoed, isc20):
+        held = submission(embargoed, system("Hidden"), 90.0)
+        output = io.StringIO()
+        call_command("build_list", "isc20", "historical", stdout=output)
+        assert "Left out under another release's embargo: 1." in output.getvalue()
+        assert f"submission {held.pk:<6}" in output.getvalue()
+        assert "SC19 is under embargo until" in output.getvalue()

@@ -4,7 +4,9 @@ and, of an archive with several runs, the listed (primary) run: the complete, la
 
 from __future__ import annotations
 
+import io
 import shutil
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from scoring import verify
 from submissions.ingest.record import ingest_store_verifications
 from submissions.models import Finding, Result, Submission
 from tests.submissions.helpers import real_tarball
-from tests.support.data import submissions_root
+from tests.support.data import submission_folder, submissions_root
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +52,20 @@ def test_a_known_run_in_new_bytes_is_flagged_for_the_committee_with_a_link_to_th
     # Another run is not flagged.
     other, _ = create(other_submitter, real_tarball(585))
     assert not Finding.objects.filter(submission=other, code="run-already-submitted").exists()
+
+
+def test_renaming_someone_else_s_run_folder_and_archive_does_not_hide_the_known_run(
+    submitter: Any, other_submitter: Any, create: Any
+) -> None:
+    first, _ = create(submitter, real_tarball(33))
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:bz2") as tar:
+        tar.add(submission_folder(33), arcname="results/2026.01.01-00.00.00")
+    renamed = ContentFile(buffer.getvalue(), name="our-own-run.tar.bz2")
+    copy, created = create(other_submitter, renamed)
+    assert created and copy.pk != first.pk
+    flagged = Finding.objects.get(submission=copy, code="run-already-submitted")
+    assert f"/submissions/{first.pk}/" in flagged.message
 
 
 # Two real, valid, complete io500-isc25-era runs: the earlier one scores 37.3, the later one 10.1.
