@@ -709,14 +709,14 @@ HOSTILE: tuple[Hostile, ...] = (
         "100,000 tiny members", "many.tgz", _many_members, REJECTED, r"more than 10,000 members", heavy=True
     ),
     Hostile(
-        'member "." with 1 GiB of data (bzip2)',
+        'member named dot (".") with 1 GiB of data (bzip2)',
         "dot.tbz2",
         lambda c: skipped_data(c, "."),
         REJECTED,
         "decompression bomb",
     ),
     Hostile(
-        'member "./" with 1 GiB of data (bzip2)',
+        'member named dot-slash ("./") with 1 GiB of data (bzip2)',
         "dotslash.tbz2",
         lambda c: skipped_data(c, "./"),
         REJECTED,
