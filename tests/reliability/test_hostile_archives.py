@@ -128,6 +128,8 @@ WORKER_SUBSET = by_kind(
     "NaN result",
     "mixed eras in one folder",
     "several tampered result folders",
+    'member named dot (".") with 1 GiB of data (bzip2)',
+    "10,001 zip folder entries",
 )
 
 
