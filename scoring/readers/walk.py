@@ -20,6 +20,7 @@ Everything a submitter can cause ends in `ArchiveRejected`, whose message they c
 from __future__ import annotations
 
 import lzma
+import stat
 import tarfile
 import zipfile
 import zlib
@@ -153,8 +154,13 @@ class Entry:
             source = self._open()
             if source is None:
                 return
-            while chunk := source.read(size):
-                yield chunk
+            try:
+                while chunk := source.read(size):
+                    yield chunk
+            finally:
+                close = getattr(source, "close", None)
+                if close is not None:
+                    close()
         except Exception as error:
             if not _is_damage(error):
                 raise
@@ -164,7 +170,7 @@ class Entry:
             ) from error
 
     def read(self, cap: int) -> bytes:
-        """At most `cap` bytes of the content (one read more tells the caller it was cut)."""
+        """At most `cap` bytes of the content (ask for one more than you keep to see it was cut)."""
         parts: list[bytes] = []
         kept = 0
         for chunk in self.chunks(min(_CHUNK, cap)):
@@ -328,12 +334,19 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     mode = info.external_attr >> 16
     # Archives made on Windows (or by writestr) carry no Unix file type; then the trailing slash is
     # the only type marker.
-    file_type = mode & 0o170000
-    if file_type == 0:
+    if stat.S_IFMT(mode) == 0:
         return "dir" if info.is_dir() else "file"
-    kinds = {0o120000: "symlink", 0o040000: "dir", 0o100000: "file", 0o020000: "device"}
-    kinds |= {0o060000: "device", 0o010000: "fifo"}
-    return kinds.get(file_type, "other")
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    return "other"
 
 
 def _check_zip_readable(info: zipfile.ZipInfo) -> None:
