@@ -158,6 +158,37 @@ def _header_bombs(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _archive_walk(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Archive walk: skipped data and entry floods", ""]
+    attacks = sorted(records.get("archive-walk", []), key=lambda r: (r["kind"], r["reader"]))
+    if not attacks:
+        return out + _missing("the archive-walk attacks", "pytest tests/reliability/test_hostile_archives.py")
+    out += [
+        "Data no reader keeps (a member named `.` or `./`, a folder or a volume header with 1 GiB of zeros "
+        "in 12 KB of bzip2) and entry floods (files 61 folders deep on paths of their own; a zip of "
+        "10,001 folder entries), through the upload sandbox (extract) and the scoring engine (scoring), "
+        "which share one walker and one set of limits. Folders are those the sandbox created before the "
+        "refusal; benchmarks/archive_walk.py measures the same attacks at full size, before and after.",
+        "",
+    ]
+    rows = [
+        [
+            r["kind"],
+            r["reader"],
+            r["bytes"],
+            r["seconds"],
+            r["peak_growth_mib"],
+            r["folders_created"],
+            r["reason"][:90],
+            " ".join(r["loadavg"]),
+        ]
+        for r in attacks
+    ]
+    headers = ["attack", "reader", "upload bytes", "seconds", "peak growth MiB", "folders", "reason", "load"]
+    out += _table(headers, rows)
+    return [*out, ""]
+
+
 def _slow_clients(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Slow clients", ""]
     runs = records.get("slow-clients", [])
@@ -377,6 +408,7 @@ def render(folder: Path) -> str:
         _summary,
         _hostile,
         _header_bombs,
+        _archive_walk,
         _fuzz,
         _faults,
         _slow_clients,
