@@ -182,14 +182,22 @@ class Entry:
 
 
 class _Census:
-    """Members so far: every entry once, every folder once, implied ones included."""
+    """Members so far: every entry once, every folder once, implied ones included; and every entry
+    header read, repeats included, so a flood of one folder entry repeated costs what it reads."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.members = 0
+        self.headers = 0
         self.folders: set[PurePosixPath] = set()
 
     def admit(self, entry: Entry) -> None:
+        self.headers += 1
+        if self.headers > self.limits.max_members:
+            raise ArchiveRejected(
+                f"The archive holds more than {self.limits.max_members:,} entries; "
+                "the registry accepts at most that many files and folders."
+            )
         if entry.path is None:
             self._count(1)
             return

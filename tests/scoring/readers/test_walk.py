@@ -92,6 +92,14 @@ def test_a_folder_entry_after_its_files_is_not_counted_twice(tmp_path: Path) -> 
     assert len(_walk(archive, SMALL)) == 20
 
 
+def test_one_folder_entry_repeated_counts_every_time_it_is_read(tmp_path: Path) -> None:
+    # A plain tar of one folder header repeated costs 512 bytes a repeat and adds no member.
+    repeated = [special_member("run", tarfile.DIRTYPE) for _ in range(21)]
+    with pytest.raises(ArchiveRejected, match="more than 20 entries"):
+        _walk(_archive(tmp_path, tar_of(*repeated)), SMALL)
+    assert len(_walk(_archive(tmp_path, tar_of(*repeated[:20])), SMALL)) == 20
+
+
 def test_the_entry_that_crosses_the_count_is_never_handed_out(tmp_path: Path) -> None:
     members = [special_member(f"run/d{index}", tarfile.DIRTYPE) for index in range(30)]
     handed_out: list[str] = []
