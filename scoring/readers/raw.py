@@ -309,19 +309,22 @@ _MONTHS = {
     )
 }
 _TIME_RE = re.compile(r"^\d\d:\d\d:\d\d$")
+_MAX_CLOCK_PART = 9999  # no year, day or time field of a valid clock is larger
 
 
 def _stamp(year: str, month: int, day: str, time: str) -> dt.datetime | None:
     """The clock the parts give (to the second), or None when they are no valid date and time."""
     if not (year.isdigit() and day.isdigit() and _TIME_RE.match(time)):
         return None
+    # to_int, not int(): int() refuses digits isdigit() accepts ("²") and more than 4,300 digits.
+    numbers = [to_int(part) for part in (year, day, *time.split(":"))]
+    if any(number is None or number > _MAX_CLOCK_PART for number in numbers):
+        return None  # datetime() raises OverflowError, not ValueError, past a C long
+    whole = [number for number in numbers if number is not None]
     try:
-        # Inside the try: int() refuses digits isdigit() accepts ("²") and more than 4,300 digits.
-        hour, minute, second = (int(part) for part in time.split(":"))
-        stamp = dt.datetime(int(year), month, int(day), hour, minute, second)
+        return dt.datetime(whole[0], month, whole[1], whole[2], whole[3], whole[4])
     except ValueError:
         return None
-    return stamp
 
 
 def _ior_moved_bytes(summary: dict[str, str]) -> float | None:

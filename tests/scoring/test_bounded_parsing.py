@@ -257,6 +257,8 @@ def test_a_number_beyond_int_limits_is_no_crash() -> None:
     assert parsed.nodes is None and parsed.tasks is None and parsed.errors == 0
     assert parse_ior(f"Began : Tue Jun  2 10:30:58 {digits}", "x").started is None
     assert parse_ior("Began : Tue Jun  2 10:30:58 ²⁰²⁰", "x").started is None
+    # A year past a C long: datetime() raised OverflowError, which made the whole folder unreadable.
+    assert parse_ior("Began : Tue Jun  2 10:30:58 99999999999999999999", "x").started is None
     mdtest = f"mdtest was launched with {digits} total task(s) on {digits} node(s)"
     assert parse_mdtest(mdtest, "x", "File creation").tasks is None
     assert raw.parse_find_stdout(f"MATCHED {'9' * 400}/{'9' * 400}", "find.txt") is None
