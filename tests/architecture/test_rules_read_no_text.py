@@ -26,7 +26,7 @@ TEXT_ATTRIBUTES = frozenset({"values", "config", "result_ini", "command", "text"
 TEXT_CALLS = frozenset(
     {"config_value", "result_header", "value", "values", "group", "groups", "strip", "get"}
 )
-CLOCK_PARSERS = frozenset({"strptime", "fromisoformat", "strftime_parse"})
+CLOCK_PARSERS = frozenset({"strptime", "fromisoformat"})
 
 
 def _called_name(call: ast.Call) -> str | None:
@@ -53,10 +53,58 @@ def _reads_text(node: ast.expr) -> bool:
     return False
 
 
+def _is_text(node: ast.expr, text_names: set[str]) -> bool:
+    """Whether the value is text itself: a name holding text, a string, a text attribute, a lookup
+    in one, or a call that hands back text (a string passed as an argument does not count)."""
+    if isinstance(node, ast.Name):
+        return node.id in text_names
+    if isinstance(node, ast.Constant | ast.JoinedStr):
+        return isinstance(node, ast.JoinedStr) or isinstance(node.value, str)
+    if isinstance(node, ast.Attribute):
+        return node.attr in TEXT_ATTRIBUTES
+    if isinstance(node, ast.Subscript):
+        return _is_text(node.value, text_names)
+    if isinstance(node, ast.Call):
+        return _called_name(node) in TEXT_CALLS
+    if isinstance(node, ast.BoolOp):
+        return any(_is_text(value, text_names) for value in node.values)
+    return False
+
+
+def _is_str(annotation: ast.expr | None) -> bool:
+    shown = ast.unparse(annotation).replace(" ", "") if annotation is not None else ""
+    return shown in ("str", "str|None", "None|str", "Optional[str]")
+
+
+def _text_names(function: ast.FunctionDef) -> set[str]:
+    """The names that hold text in a function: parameters annotated as str, and names assigned text."""
+    arguments = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    names = {arg.arg for arg in arguments if _is_str(arg.annotation)}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and _is_text(node.value, names):
+            names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.value is not None
+            and _is_text(node.value, names)
+        ):
+            names.add(node.target.id)
+    return names
+
+
 def text_parsing(source: str, filename: str) -> list[str]:
     """Each place in `source` where a rule parses text into a number or a clock, as `file:line: code`."""
     found: list[str] = []
-    for node in ast.walk(ast.parse(source, filename=filename)):
+    tree = ast.parse(source, filename=filename)
+    text_names = {
+        id(call): names
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef)
+        for names in [_text_names(function)]
+        for call in ast.walk(function)
+    }
+    for node in ast.walk(tree):
         where = f"{filename}:{getattr(node, 'lineno', 0)}"
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
@@ -71,7 +119,8 @@ def text_parsing(source: str, filename: str) -> list[str]:
         elif isinstance(node, ast.Call):
             name = _called_name(node)
             if name in ("float", "int") and isinstance(node.func, ast.Name) and node.args:
-                if _reads_text(node.args[0]):
+                names = text_names.get(id(node), set())
+                if _reads_text(node.args[0]) or _is_text(node.args[0], names):
                     found.append(f"{where}: {ast.unparse(node)}")
             elif name in PARSER_NAMES or name in CLOCK_PARSERS:
                 found.append(f"{where}: {ast.unparse(node)}")
@@ -99,11 +148,17 @@ def test_the_check_catches_each_way_a_rule_could_parse_text_again() -> None:
             "e = dt.datetime.strptime(phase.values.get('t_start'), FORMAT)",
             "f = float(match.group(1))",
             "g = to_float(text)",
+            "def count(text: str | None) -> int | None:",
+            "    stripped = text.strip() if text else None",
+            "    return int(text) if text else int(stripped or '0')",
             "h = float(len(phase.ranks)) + int(depth) + float(volume.pairs_max * tasks)",
+            "def share(items: dict[str, float], name: str) -> float:",
+            "    depth = cmd.number('-z') or 0.0",
+            "    return float(items[name]) + int(depth)",
         ]
     )
     lines = [entry.split(":")[1] for entry in text_parsing(source, "rule.py")]
-    assert lines == [str(number) for number in range(1, 11)]
+    assert lines == [*(str(number) for number in range(1, 11)), "13", "13"]
 
 
 def test_the_scan_reads_every_rule_family() -> None:
