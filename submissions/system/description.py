@@ -25,6 +25,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from scoring.readers.numbers import to_float, to_int
 from submissions.system.document import (
     is_community_document,
     missing_required_messages,
@@ -221,9 +222,12 @@ def _clean_count(label: str, value: Any) -> int:
         raise ValidationError(f"The {label} must be a whole number.")
     if isinstance(value, str):
         value = value.strip()
-        if not value.isdigit():
+        # The readers' parser, not int(): int() refuses digits isdigit() passes ("²") and more than
+        # 4,300 digits, and both would escape as a crash instead of this message.
+        number = to_int(value) if value.isdigit() else None
+        if number is None:
             raise ValidationError(f'The {label} must be a whole number, not "{value}".')
-        value = int(value)
+        value = number
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int):
@@ -236,10 +240,10 @@ def _clean_count(label: str, value: Any) -> int:
 def _clean_amount(label: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValidationError(f"The {label} must be a number.")
-    try:
-        amount = float(value)
-    except ValueError:
-        raise ValidationError(f"The {label} must be a number, not {value!r}.") from None
+    # Text goes through the readers' parser, which refuses "nan", "inf" and "1_000" as everywhere else.
+    amount = to_float(value) if isinstance(value, str) else float(value)
+    if amount is None:
+        raise ValidationError(f"The {label} must be a number, not {value!r}.")
     if not math.isfinite(amount) or amount < 0:
         raise ValidationError(f"The {label} must be a number of at least 0, not {value!r}.")
     return amount
@@ -265,7 +269,7 @@ def parse_gbps(value: Any) -> float:
         gbps = float(value)
     elif isinstance(value, str) and (match := _RATE.match(value.strip())):
         unit = match["unit"][:1].lower()
-        gbps = float(match["value"]) * _UNIT_TO_GBPS[unit]
+        gbps = (to_float(match["value"]) or 0.0) * _UNIT_TO_GBPS[unit]  # digits: always a number
     else:
         raise ValidationError(
             f'The {label} must be the per-node bandwidth in Gbit/s, e.g. 100 or "100 Gbit/s", not {value!r}.'
