@@ -56,9 +56,7 @@ def _enqueue(run_id: int, submission_ids: list[int]) -> None:
 def reverify_start(*, user: User | None, release: Release | None = None) -> ReverifyRun:
     """Queue every submission with a stored result archive (of one release, or all) for re-verification."""
     with_archive = Archive.objects.filter(kind=Archive.Kind.RESULT).values("submission_id")
-    rows = Submission.objects.filter(pk__in=with_archive).exclude(
-        status__in=(Submission.Status.RECEIVED, Submission.Status.PROCESSING)
-    )
+    rows = Submission.objects.filter(pk__in=with_archive).exclude(status__in=Submission.IN_PROGRESS_STATUSES)
     if release is not None:
         rows = rows.filter(release=release)
     submissions = list(rows.order_by("pk"))
