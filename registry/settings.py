@@ -151,7 +151,7 @@ if ARCHIVE_STORAGE == "s3":
             "client_config": Config(
                 connect_timeout=env.float("S3_CONNECT_TIMEOUT_S", default=2.0),
                 read_timeout=env.float("S3_READ_TIMEOUT_S", default=5.0),
-                retries={"max_attempts": env.int("S3_ATTEMPTS", default=2), "mode": "standard"},
+                retries={"total_max_attempts": env.int("S3_ATTEMPTS", default=2), "mode": "standard"},
             ),
             # boto3's transfers retry a broken download 5 times more on their own.
             "transfer_config": TransferConfig(num_download_attempts=env.int("S3_ATTEMPTS", default=2)),
