@@ -13,6 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from registry.models import Release
+from submissions.ingest.faults import our_fault
 from submissions.ingest.record import ingest_store_rejection, ingest_store_verifications
 from submissions.ingest.verify import IngestRejected, run_ingest_work
 from submissions.models import Archive, Finding, Result, ReverifyItem, ReverifyRun, Submission
@@ -82,6 +83,9 @@ def _rerun(submission: Submission) -> Submission:
     try:
         work = run_ingest_work(submission, archive)
     except IngestRejected as rejected:
+        if our_fault(rejected) is not None:
+            # Our disk failed under the scratch copy: the item records the error, the verdict stays.
+            raise
         return ingest_store_rejection(submission_id=submission.pk, reason=str(rejected))
     return ingest_store_verifications(
         submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files
