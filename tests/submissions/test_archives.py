@@ -127,8 +127,9 @@ def alice(api_client_for: Any, submitter: Any) -> Any:
 
 
 def _upload(client: Any) -> tuple[Any, float]:
+    archive = real_tarball(33)
     started = time.monotonic()
-    response = client.post("/api/v1/submissions/", {"archive": real_tarball(33)}, format="multipart")
+    response = client.post("/api/v1/submissions/", {"archive": archive}, format="multipart")
     return response, time.monotonic() - started
 
 
@@ -147,14 +148,19 @@ def test_after_one_hung_call_the_next_uploads_fail_at_once_until_the_pause_ends(
 ) -> None:
     settings.STORAGE_PAUSE_AFTER_HANG_S = 30
     assert _upload(alice)[0].status_code == 507
-    response, seconds = _upload(alice)
-    assert response.status_code == 507 and seconds < TIMEOUT_S
+    asked = len(hung.held)
+    response, _ = _upload(alice)
+    # Answered without asking the storage: no new connection reached it.
+    assert response.status_code == 507 and len(hung.held) == asked
     archives._Pause.until = 0.0  # the pause ended: the storage is asked again (and hangs again)
     response, seconds = _upload(alice)
-    assert response.status_code == 507 and seconds >= TIMEOUT_S
+    assert response.status_code == 507 and seconds >= TIMEOUT_S and len(hung.held) > asked
 
 
-def test_a_write_the_object_store_refuses_answers_507_not_500(alice: Any, refusing: _Server) -> None:
+def test_a_write_the_object_store_refuses_answers_507_not_500(
+    alice: Any, refusing: _Server, settings: Any
+) -> None:
+    settings.STORAGE_HUNG_AFTER_S = 5.0  # a refusal answers at once, even on a busy machine
     response, _ = _upload(alice)
     assert response.status_code == 507
     assert "storage is full or unavailable" in response.json()["detail"]
@@ -193,10 +199,8 @@ def test_a_download_whose_storage_hangs_answers_503_quickly(
     assert seconds < 10 * TIMEOUT_S
 
 
-def test_pages_that_need_no_storage_never_wait_for_a_hung_one(client: Any, hung: _Server) -> None:
+def test_pages_that_need_no_storage_never_connect_to_a_hung_one(client: Any, hung: _Server) -> None:
     for path in ("/", "/healthz", "/lists/"):
-        started = time.monotonic()
-        response = client.get(path, follow=True)
-        assert response.status_code < 500, path
-        assert time.monotonic() - started < TIMEOUT_S, path
+        assert client.get(path, follow=True).status_code < 500, path
+    # Any request to the object store would have connected (and then waited out the timeout).
     assert not hung.held, "a page without files connected to the object store"
