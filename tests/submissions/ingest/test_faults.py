@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
 from submissions.archives import StorageFault
@@ -192,6 +193,21 @@ def test_a_damaged_archive_is_still_the_submitters_rejection(
     after = submission_ingest(submission_id=submission.pk)
     assert after.status == Submission.Status.REJECTED
     assert list(scratch.iterdir()) == []
+
+
+def test_an_error_the_task_retries_leaves_no_scratch_and_no_open_file(
+    submitter: Any, scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The database going away mid-ingest propagates for the task's own retry; scratch goes anyway.
+    def database_gone(folder: Path) -> None:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(verify, "_verify", database_gone)
+    submission = _stored(submitter)
+    with pytest.raises(OperationalError):
+        submission_ingest(submission_id=submission.pk)
+    assert list(scratch.iterdir()) == []
+    assert _open_below(scratch) == []
 
 
 def test_only_our_errnos_and_storage_faults_are_our_fault() -> None:
