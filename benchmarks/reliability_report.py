@@ -107,7 +107,11 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         "renewed every second and the requeue runs every 2 s, so recovery there takes seconds; with the "
         "production defaults (a 60 s lease renewed every 15 s, requeue every 30 s) a dead worker's "
         "submission is requeued within 90 s. Worker-kill and Redis-restart run on local archives and "
-        "on object storage (an S3-compatible server, a local folder per service).",
+        "on object storage (an S3-compatible server, a local folder per service). Faults of ours are "
+        "retried, never the submitter's rejection: the stack retries a full scratch disk after 3 s, then "
+        "6 s (production: 1 minute, doubling up to an hour). A hung S3 server costs the first upload "
+        "in each web process the storage timeouts (2 attempts of 5 s); then that process answers 507 at "
+        "once for the pause (5 s here, 30 s in production).",
         "",
     ]
     rows = [
@@ -120,6 +124,7 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             r.get("recovered_in_s", "-"),
             r.get("answered_during_outage") or r.get("answered_while_full") or "-",
             r["recovery"],
+            " ".join(r["loadavg"]) if r.get("loadavg") else "-",
         ]
         for r in faults
     ]
@@ -133,6 +138,7 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             "recovered in s",
             "answer meanwhile",
             "recovery",
+            "load average (1, 5, 15 min)",
         ],
         rows,
     )

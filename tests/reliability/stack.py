@@ -219,8 +219,18 @@ class ObjectStore:
             "S3_REGION": "us-east-1",
         }
 
+    def hang(self) -> None:
+        """SIGSTOP: the kernel still accepts connections, nothing ever answers (a hung server)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a stopped process never handles SIGTERM
             self.process.terminate()
             self.process.wait(timeout=30)
         self.process = None
@@ -350,13 +360,13 @@ class Stack:
             raise StackError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
-    def _spawn(self, name: str, command: list[str]) -> Service:
+    def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> Service:
         log = self.root / f"{name}.log"
         with open(log, "ab") as out:
             process = subprocess.Popen(
                 command,
                 cwd=REPO,
-                env=self.env(name),
+                env={**self.env(name), **(env or {})},
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -410,12 +420,15 @@ class Stack:
                     raise
         raise AssertionError("unreachable")
 
-    def start_worker(self, name: str = "worker", concurrency: int = 1, nice: int = 0) -> Service:
+    def start_worker(
+        self, name: str = "worker", concurrency: int = 1, nice: int = 0, env: Mapping[str, str] | None = None
+    ) -> Service:
+        """`env` adds to the stack's environment for this worker only (a scratch folder of its own)."""
         command = ["nice", "-n", str(nice)] if nice else []
         command += [sys.executable, "-m", "celery", "-A", "registry", "worker", "--loglevel=INFO"]
         command += ["--pool=prefork", f"--concurrency={concurrency}", "-n", f"{name}@%h"]
         command += ["--without-gossip", "--without-mingle"]
-        service = self._spawn(name, command)
+        service = self._spawn(name, command, env)
         _wait_for(
             lambda: " ready." in service.log.read_text(errors="replace"), f"Celery {name}", log=service.log
         )
