@@ -50,6 +50,7 @@ NGINX_STACK_SITE = {
     "/var/cache/nginx/": "{root}/nginx/",
 }
 NGINX_INCLUDE_SITE = "include /etc/nginx/conf.d/*.conf;"
+NGINX_WORKER_CONNECTIONS = 16384
 # The folders nginx spools request bodies to (client_body_temp_path in docker/nginx.conf).
 NGINX_BODY_FOLDERS = ("client_temp", "upload_temp")
 
@@ -62,13 +63,22 @@ def _replaced(text: str, replacements: Mapping[str, str], values: Mapping[str, o
     return text
 
 
-def nginx_stack_config(root: Path, web_port: int, proxy_port: int) -> str:
-    """The one nginx.conf of the stack: docker/nginx-main.conf with docker/nginx.conf in its include."""
+def nginx_stack_config(
+    root: Path, web_port: int, proxy_port: int, worker_connections: int | None = None
+) -> str:
+    """The one nginx.conf of the stack: docker/nginx-main.conf with docker/nginx.conf in its include.
+
+    `worker_connections` replaces nginx-main.conf's, for comparisons (benchmarks/proxy.py)."""
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     nofile = 65536 if hard == resource.RLIM_INFINITY else min(65536, hard)
     values = {"root": root, "web_port": web_port, "proxy_port": proxy_port, "nofile": nofile}
     site = _replaced(NGINX_SITE.read_text(), NGINX_STACK_SITE, values, "docker/nginx.conf")
-    main = _replaced(NGINX_MAIN.read_text(), NGINX_STACK_MAIN, values, "docker/nginx-main.conf")
+    replacements = dict(NGINX_STACK_MAIN)
+    if worker_connections is not None:
+        replacements[f"worker_connections {NGINX_WORKER_CONNECTIONS};"] = (
+            f"worker_connections {worker_connections};"
+        )
+    main = _replaced(NGINX_MAIN.read_text(), replacements, values, "docker/nginx-main.conf")
     if NGINX_INCLUDE_SITE not in main:
         raise StackError(f"docker/nginx-main.conf no longer holds {NGINX_INCLUDE_SITE!r}")
     return main.replace(NGINX_INCLUDE_SITE, site)
@@ -409,8 +419,9 @@ class Stack:
             self.start_proxy()
         return service
 
-    def start_proxy(self) -> Service:
-        """nginx from Debian's package with the production configuration of docker/ (compose's).
+    def start_proxy(self, worker_connections: int | None = None) -> Service:
+        """nginx from Debian's package with the production configuration of docker/ (compose's), or
+        with another number of connections per worker.
 
         The port is chosen right before nginx binds it, and chosen again when an outgoing connection
         of the stack took it meanwhile (free ports and client ports come from the same range)."""
@@ -420,7 +431,9 @@ class Stack:
         for attempt in range(PROXY_BIND_ATTEMPTS):
             self.proxy_port = free_port()
             config = self.root / "nginx.conf"
-            config.write_text(nginx_stack_config(self.root, self.web_port, self.proxy_port))
+            config.write_text(
+                nginx_stack_config(self.root, self.web_port, self.proxy_port, worker_connections)
+            )
             command = [NGINX, "-c", str(config), "-e", str(error_log), "-g", "daemon off;"]
             service = self._spawn("nginx", command)
             self.proxied = True
