@@ -125,6 +125,9 @@ def test_anonymous_big_bodies_are_refused_before_nginx_spools_them(stack: Stack)
         assert refused["status"] == 401, refused
     for outcome in (elsewhere, upload, form, forged):
         assert outcome["seconds"] < ANSWER_WITHIN_S and outcome["temp_bytes"] == 0, outcome
+    # The refusal says why and what to do, as the API's own answers do.
+    status, headers, body = _api_upload(stack, None, b"small")
+    assert status == 401 and headers["WWW-Authenticate"] == "Token" and b"API token" in body
 
 
 class Browser:
@@ -179,7 +182,7 @@ def _multipart(fields: dict[str, str], name: str, content: bytes) -> tuple[bytes
     return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
-def _api_upload(stack: Stack, token: str, archive: bytes) -> tuple[int, dict[str, str], bytes]:
+def _api_upload(stack: Stack, token: str | None, archive: bytes) -> tuple[int, dict[str, str], bytes]:
     return http("POST", stack.url(UPLOAD_API), token=token, files={"archive": ("run.tgz", archive)})
 
 
