@@ -228,6 +228,73 @@ def _slow_clients(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _proxy(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## The proxy: request bodies, many slow connections, the Host header", ""]
+    bodies = {r["key"]: r for r in records.get("proxy-bodies", [])}
+    connections = records.get("proxy-connections", [])
+    host = records.get("proxy-host", [])
+    if not (bodies or connections or host):
+        return out + _missing("the proxy attacks", "pytest tests/reliability/test_proxy.py")
+    out += [
+        "docker/nginx-main.conf and docker/nginx.conf, as compose runs them, on the private stack. "
+        "Anonymous bodies larger than a form (1 MiB) are refused before nginx reads them: 413 where no "
+        "upload is taken, 401 on the upload endpoints after nginx asked Django (`auth_request`) whether "
+        "the request is logged in; *temp bytes* is the most nginx held in body temp files meanwhile.",
+        "",
+    ]
+    anonymous = bodies.get("anonymous bodies")
+    if anonymous:
+        rows = [
+            [where, f"{anonymous['body_mib']} MiB", o["status"], o["seconds"], o["temp_bytes"]]
+            for where, o in anonymous["outcomes"].items()
+        ]
+        out += [*_table(["anonymous POST to", "body", "status", "seconds", "temp bytes"], rows), ""]
+    logged_in = bodies.get("logged-in uploads")
+    if logged_in:
+        out += [
+            f"A logged-in upload of {logged_in['body_mib']} MiB reaches the registry: API "
+            f"{logged_in['api_status']}, web form {logged_in['form_status']}.",
+            "",
+        ]
+    space = bodies.get("temp space")
+    if space:
+        out += [
+            "Temp space (tmpfs in compose, sized by nginx.conf's limits): "
+            f"{space['client_temp_mib']} MiB for bodies of other requests, "
+            f"{space['upload_temp_mib']} MiB for uploads.",
+            "",
+        ]
+    if connections:
+        rows = [
+            [
+                r["connections"],
+                r["addresses"],
+                r["still_held"],
+                r["probes"],
+                r["probe_failures"],
+                r["healthz_median_ms"],
+                r["healthz_max_ms"],
+                " ".join(f"{x:.2f}" for x in r["loadavg"]),
+            ]
+            for r in connections
+        ]
+        out += [
+            "Slow connections from many loopback addresses, each under the per-address limit (half "
+            "unfinished request heads, half unfinished 0.9 MB bodies), while /healthz is probed:",
+            "",
+        ]
+        headers = ["connections", "addresses", "still held at the end", "probes", "failed"]
+        headers += ["/healthz median ms", "/healthz max ms", "load average"]
+        out += [*_table(headers, rows), ""]
+    for r in host:
+        kept = "keeps" if r["port_kept"] else "loses"
+        out += [
+            f"A password-reset mail asked for through the proxy on {r['link_origin']} {kept} the port.",
+            "",
+        ]
+    return out
+
+
 def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Cache keys from junk query strings", ""]
     runs = records.get("cache-keys", [])
@@ -418,6 +485,7 @@ def render(folder: Path) -> str:
         _fuzz,
         _faults,
         _slow_clients,
+        _proxy,
         _cache_keys,
         _embargo,
         _run_identity,

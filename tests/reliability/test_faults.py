@@ -493,13 +493,14 @@ SLOW_ATTACK_S = 12.0
 
 def _slow_clients(port: int, stop: threading.Event) -> list[socket.socket]:
     """Connections that send a request head and then one body byte every 2 s (the slowloris of the
-    issue: four such requests stopped a stack without a buffering proxy)."""
+    issue: four such requests stopped a stack without a buffering proxy). The body is within what
+    nginx takes from anyone (1 MiB, docker/nginx.conf), on a form anyone may post."""
     held = []
     for _ in range(SLOW_CLIENTS):
         connection = socket.create_connection(("127.0.0.1", port), timeout=5)
         connection.sendall(
-            b"POST /api/v1/submissions/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n"
+            b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n\r\n"
         )
         held.append(connection)
 

@@ -651,3 +651,66 @@ def test_the_page_cache_runs_in_a_bounded_redis_of_its_own() -> None:
     # The broker and the abuse counters live where nothing is evicted.
     assert "noeviction" in services["redis"]["command"]
     assert environment["LIMITS_CACHE_URL"].startswith("redis://redis:")
+
+
+# --- the proxy's budgets ---------------------------------------------------------------------------
+
+
+def _directive(text: str, name: str, *args: str) -> str:
+    """The value of the one `name [args] value;` line of an nginx configuration text."""
+    import re
+
+    prefix = r"\s+".join(re.escape(part) for part in (name, *args))
+    (value,) = re.findall(rf"^\s*{prefix}\s+([^;\s]+);", text, re.MULTILINE)
+    return str(value)
+
+
+def _block(text: str, opening: str) -> str:
+    """From `opening` to the first closing brace: a location without nested blocks."""
+    start = text.index(opening)
+    return text[start : text.index("}", start)]
+
+
+def _mib(size: str) -> int:
+    units = {"k": 1 / 1024, "m": 1, "g": 1024}
+    return int(float(size[:-1]) * units[size[-1].lower()]) if size[-1].isalpha() else int(size) // 2**20
+
+
+def test_the_proxy_temp_space_holds_every_body_its_limits_admit() -> None:
+    """nginx.conf's limits admit N bodies of a given size at once; compose gives each temp folder a
+    file system of bounded size that holds them all, and nginx the descriptors its limits need."""
+    import re
+
+    import yaml
+
+    main = (REPO / "docker" / "nginx-main.conf").read_text()
+    site = (REPO / "docker" / "nginx.conf").read_text()
+    proxy = yaml.safe_load((REPO / "docker" / "compose.yaml").read_text())["services"]["proxy"]
+    mounts = {m["target"]: m for m in proxy["volumes"] if isinstance(m, dict)}
+    binds = {line.split(":")[1] for line in proxy["volumes"] if isinstance(line, str)}
+    assert {"/etc/nginx/nginx.conf", "/etc/nginx/conf.d/default.conf"} <= binds
+    everywhere, pages, uploads = (
+        site[: site.index("server {")],
+        _block(site, "location / {"),
+        _block(site, "location @upload {"),
+    )
+    budgets = {
+        _directive(everywhere, "client_body_temp_path"): (
+            int(_directive(pages, "limit_conn", "bodies_all"))
+            * _mib(_directive(everywhere, "client_max_body_size"))
+        ),
+        _directive(uploads, "client_body_temp_path"): (
+            int(_directive(uploads, "limit_conn", "uploads_all"))
+            * _mib(_directive(uploads, "client_max_body_size"))
+        ),
+    }
+    for folder, needed_mib in budgets.items():
+        assert mounts[folder]["type"] == "tmpfs", folder
+        assert needed_mib <= mounts[folder]["tmpfs"]["size"] // 2**20 <= needed_mib * 1.1, folder
+    # One worker alone holds every admitted request (client, gunicorn and temp file descriptors each)
+    # with room for connections still sending their headers; the container allows the descriptors.
+    connections = int(re.findall(r"worker_connections\s+(\d+);", main)[0])
+    assert 3 * int(_directive(pages, "limit_conn", "all_clients")) <= connections * 3 // 4
+    rlimit = int(_directive(main, "worker_rlimit_nofile"))
+    assert 3 * connections <= rlimit <= proxy["ulimits"]["nofile"]["hard"]
+    record("proxy-bodies", "temp space", **{f"{Path(f).name}_mib": mib for f, mib in budgets.items()})
