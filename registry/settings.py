@@ -112,6 +112,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: its password_changed hook revokes the account's API tokens on every new password.
+    {"NAME": "submissions.accounts.passwords.RevokeApiTokensOnPasswordChange"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "submissions:mine"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import io
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -419,6 +420,32 @@ def test_api_tokens_are_stored_only_as_digests(submitter: Any) -> None:
     assert refused.status_code == 401
     assert "not valid" in refused.json()["detail"]
     record("security", "hashed tokens", plain_tokens_in_database=0)
+
+
+def test_a_password_reset_revokes_the_api_tokens_and_says_so(
+    submitter: Any, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    token = api_token_issue(user=submitter)
+    api = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/v1/submissions/").status_code == 200
+    client = Client()
+    client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    (reset_mail,) = mailoutbox
+    link = re.search(r"https?://[^/\s]+(/\S+)", reset_mail.body)
+    assert link is not None, reset_mail.body
+    confirm = client.get(link[1], follow=True)
+    new = "another horse battery staple"
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(
+            confirm.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}, follow=True
+        )
+    # Whoever held the account before the reset can no longer upload with a token issued then.
+    assert api.get("/api/v1/submissions/").status_code == 401
+    assert not ApiToken.objects.filter(user=submitter).exists()
+    assert b"API token of your account was revoked" in done.content
+    revoked = mailoutbox[-1]
+    assert revoked.to == ["alice@example.org"] and "revoked" in revoked.subject
+    record("security", "api tokens after a password reset", tokens_left=0, old_token_status=401)
 
 
 def test_an_inactive_account_cannot_use_its_token(submitter: Any) -> None:
