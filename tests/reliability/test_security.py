@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import re
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from submissions.accounts.tokens import api_token_issue, token_digest
+from submissions.json_input import MAX_BYTES, MAX_VALUES
 from submissions.models import ApiToken, Finding, StorageSystem, Submission
 from submissions.services import submission_create
 from submissions.system.description import TEXT_FIELDS
+from submissions.system.files import MAX_PROBLEMS_LISTED
+from submissions.system.groups import MAX_SHOWN_CHARS, MAX_SHOWN_FIELDS
 from tests.conftest import PASSWORD
 from tests.reliability.records import record
 from tests.submissions.helpers import SYSTEM, real_tarball
@@ -633,7 +638,8 @@ def test_pages_made_for_one_person_are_never_kept_by_a_shared_cache(
 # --- input no view can read -------------------------------------------------------------------------
 
 
-DEEP = "[" * 100_000
+# Deep enough for a RecursionError, short enough to be read (submissions.json_input.MAX_BYTES).
+DEEP = "[" * 60_000
 
 
 def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
@@ -658,7 +664,105 @@ def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
     )
     assert "must be a JSON object" in shallow.content.decode()
     assert not Submission.objects.exists()
-    record("security", "deep json", depth=100_000, status=400)
+    record("security", "deep json", depth=len(DEEP), status=400)
+
+
+def _many_names(count: int, width: int = 8) -> dict[str, int]:
+    return {f"k{number:0{width}d}": 1 for number in range(count)}
+
+
+def test_a_huge_system_field_is_refused_before_it_is_read_in_a_short_answer(
+    api_client_for: Any, submitter: Any
+) -> None:
+    # 6.7 MiB of made-up names: before, 6.5 s, +560 MiB and an answer of 113 MiB naming every one.
+    huge = json.dumps(_many_names(500_000))
+    assert len(huge) > 6.5 * 2**20
+    api = api_client_for(submitter)
+    started = time.perf_counter()
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": huge}, format="multipart")
+    seconds = time.perf_counter() - started
+    assert answer.status_code == 400
+    assert f"at most {MAX_BYTES:,} bytes" in answer.json()["system"][0]
+    assert len(answer.content) < 2_000
+    web = Client()
+    web.force_login(submitter)
+    fields = {**SYSTEM, "system_name": "s" * 1_000_000, "client_nodes": "9" * 1_000_000}
+    form = web.post(
+        reverse("submissions:upload"), {**fields, "archive": real_tarball(33), "system_json": huge}
+    )
+    assert form.status_code == 400
+    assert f"at most {MAX_BYTES:,} bytes" in form.content.decode()
+    assert len(form.content) < 200_000  # the form page, without the text sent back
+    assert not Submission.objects.exists()
+    record(
+        "security",
+        "huge system field",
+        sent_mib=round(len(huge) / 2**20, 1),
+        status=400,
+        answer_bytes=len(answer.content),
+        seconds=round(seconds, 2),
+    )
+
+
+def test_a_description_with_thousands_of_wrong_names_gets_a_bounded_list_of_them(
+    api_client_for: Any, submitter: Any
+) -> None:
+    api = api_client_for(submitter)
+    many = json.dumps({**SYSTEM, **_many_names(2_400, width=4)})
+    assert len(many) < MAX_BYTES
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": many}, format="multipart")
+    assert answer.status_code == 400
+    errors = answer.json()["system"]
+    assert len(errors) == MAX_PROBLEMS_LISTED + 1
+    assert "2,380 more fields are wrong" in errors["other_fields"][0]
+    # A name as long as the limit allows is repeated only in part.
+    long_name = json.dumps({**SYSTEM, "n" * 60_000: 1})
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": long_name}, format="multipart")
+    assert answer.status_code == 400 and len(answer.content) < 2_000
+    assert "60,000 characters" in answer.content.decode()
+    # Values nested inside count too.
+    values = json.dumps({**SYSTEM, "comment": [0] * (MAX_VALUES + 1)})
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": values}, format="multipart")
+    assert answer.status_code == 400
+    assert f"more than {MAX_VALUES:,} names and values" in answer.json()["system"][0]
+    # Unknown form fields of their own are named the same way.
+    fields = {f"{'x' * 500}{number}": "1" for number in range(900)}
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), **fields}, format="multipart")
+    assert answer.status_code == 400 and len(answer.content) < 5_000
+    assert "and 880 more" in answer.json()["detail"]
+    record("security", "wrong names in a description", names=2_400, listed=MAX_PROBLEMS_LISTED, status=400)
+
+
+def test_the_submission_page_shows_a_bounded_part_of_a_large_system_json(
+    submitter: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tests.submissions.system.test_upload_paths import tarball_with
+
+    document = {"comment": "c" * 20_000, **{f"field{number:04d}": "v" * 10 for number in range(1_500)}}
+    raw = json.dumps(document).encode()
+    assert len(raw) <= MAX_BYTES
+    with django_capture_on_commit_callbacks(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter, archive=tarball_with(33, {"system.json": raw}), original_name="s.tgz"
+        )
+    client = Client()
+    client.force_login(submitter)
+    page = client.get(reverse("submissions:detail", args=[submission.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "field0000" in html and f"field{MAX_SHOWN_FIELDS + 10:04d}" not in html
+    assert "c" * (MAX_SHOWN_CHARS + 1) not in html and "20,000" not in html
+    assert "truncated, 20000 bytes in all" in html
+    assert 'data-role="description-truncated"' in html
+    assert reverse("submissions-api:submission-detail", args=[submission.pk]) in html
+    assert len(page.content) < 400_000
+    record(
+        "security",
+        "large system.json on the submission page",
+        description_bytes=len(raw),
+        page_bytes=len(page.content),
+        fields_shown=MAX_SHOWN_FIELDS,
+    )
 
 
 # --- the page cache's own Redis -------------------------------------------------------------------
