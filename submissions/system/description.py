@@ -25,6 +25,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from registry.core.text import without_bidi_controls
 from submissions.json_input import clip
 from submissions.system.document import (
     is_community_document,
@@ -212,7 +213,9 @@ def _value_of(data: dict[str, Any], name: str) -> Any:
 def _clean_text(label: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ValidationError(f"The {label} must be text.")
-    text = str(value).strip()
+    # Bidi controls would turn the text around a name wherever it is shown (registry.core.text); the
+    # description as given keeps them.
+    text = without_bidi_controls(str(value)).strip()
     if len(text) > MAX_TEXT:
         raise ValidationError(f"The {label} is {len(text)} characters long; at most {MAX_TEXT} are allowed.")
     return text

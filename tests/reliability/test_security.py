@@ -21,9 +21,10 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from frontend.lists.table import rows_html
 from submissions.accounts.tokens import api_token_issue, token_digest
 from submissions.json_input import MAX_BYTES, MAX_VALUES
-from submissions.models import ApiToken, Finding, StorageSystem, Submission
+from submissions.models import ApiToken, Finding, Institution, StorageSystem, Submission
 from submissions.services import submission_create
 from submissions.system.description import TEXT_FIELDS
 from submissions.system.files import MAX_PROBLEMS_LISTED
@@ -125,6 +126,50 @@ def test_failed_logins_lock_the_guessing_address_out_of_that_account_only(
     # ...and the guessing address may still try another account (within the per-address limit).
     assert _login(client, "bob", "anything").status_code == 200
     record("security", "login rate limit", failures_allowed=3, locked_status=429)
+
+
+# "alice" in fullwidth letters: Django's log-in form folds it to "alice" (NFKC), the lock counted it apart.
+FULLWIDTH_ALICE = "\uff41\uff4c\uff49\uff43\uff45"
+
+
+def test_other_spellings_of_a_user_name_count_against_the_same_lock(submitter: Any, settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "3/15m"
+    client = Client()
+    for spelling in ("alice", "ALICE", FULLWIDTH_ALICE):
+        assert _login(client, spelling, "wrong password").status_code == 200
+    # Before, each spelling was a lock of its own, and the fullwidth one logged in as alice.
+    for spelling in ("alice", "Alice", FULLWIDTH_ALICE, f" {FULLWIDTH_ALICE.upper()} "):
+        assert _login(client, spelling, PASSWORD).status_code == 429, spelling
+    # The owner, elsewhere, logs in with any of them.
+    for spelling in ("Alice", FULLWIDTH_ALICE):
+        assert _login(Client(), spelling, PASSWORD, address="10.0.0.9").status_code == 302
+    record("security", "login lock by user-name spelling", spellings=4, locked_status=429)
+
+
+SIGNUP = {"email": "mallory@example.org", "password1": PASSWORD, "password2": PASSWORD}
+CYRILLIC_A = "\u0430"
+CEO_IN_CYRILLIC = "\u0441\u0435\u043e"
+
+
+def test_sign_up_refuses_hidden_characters_and_names_that_pass_for_another(submitter: Any) -> None:
+    User.objects.create_user(username="ceo", email="ceo@example.org", password=PASSWORD)
+    refused = {
+        "bidi control": ("alice\u202eecila", "invisible or text-direction characters (U+202E)"),
+        "zero-width space": ("al\u200bice", "invisible or text-direction characters (U+200B)"),
+        "Cyrillic a among Latin letters": (f"{CYRILLIC_A}lice", "mixes letters of different scripts"),
+        "ceo in Cyrillic letters": (CEO_IN_CYRILLIC, "looks like the name of an existing account"),
+        "alice in fullwidth letters": (FULLWIDTH_ALICE, "looks like the name of an existing account"),
+    }
+    for what, (name, reason) in refused.items():
+        answer = Client().post(reverse("accounts:signup"), {**SIGNUP, "username": name})
+        assert answer.status_code == 400, what
+        assert reason in answer.content.decode(), what
+    assert User.objects.count() == 2
+    # A name in one script that looks like no other is welcome.
+    ivan = "\u0418\u0432\u0430\u043d"
+    assert Client().post(reverse("accounts:signup"), {**SIGNUP, "username": ivan}).status_code == 200
+    assert User.objects.filter(username=ivan).exists()
+    record("security", "look-alike user names at sign-up", tried=len(refused), accepted=0)
 
 
 def test_one_address_spraying_many_accounts_is_stopped(settings: Any) -> None:
@@ -633,6 +678,57 @@ def test_pages_made_for_one_person_are_never_kept_by_a_shared_cache(
     # What is the same for everyone stays cacheable.
     assert "private" not in Client().get("/charts/history/trends.json")["Cache-Control"]
     record("security", "private pages", checked=len(personal), shared_cacheable=0)
+
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: the text after it reads backwards
+
+
+def test_bidi_controls_in_names_never_reach_a_page(
+    submitter: Any, committee_member: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    system = {
+        **SYSTEM,
+        "system_name": f"Wolf{RLO}exe.pdf",
+        "institution_name": f"Intel{RLO}x",
+        "comment": RLO,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter, archive=real_tarball(33), original_name="s.tgz", system=system
+        )
+    storage = StorageSystem.objects.get()
+    # Taken off the typed fields at upload; the description as given keeps them.
+    assert RLO not in storage.name and RLO not in storage.institution.name
+    # Names stored before (or by the importer) and an older account's name are shown neutralised.
+    StorageSystem.objects.filter(pk=storage.pk).update(name=f"old{RLO}name", vendor=f"v{RLO}")
+    Institution.objects.filter(pk=storage.institution_id).update(name=f"inst{RLO}itute")
+    User.objects.filter(pk=submitter.pk).update(username=f"alice{RLO}")
+    pages = {
+        "submission": reverse("submissions:detail", args=[submission.pk]),
+        "mine": reverse("submissions:mine"),
+        "system": reverse("pages:system", args=[storage.pk]),
+        "review queue": reverse("review:queue"),
+        "review": reverse("review:detail", args=[submission.pk]),
+    }
+    shown = 0
+    for user in (User.objects.get(pk=submitter.pk), committee_member):
+        client = Client()
+        client.force_login(user)
+        for name, url in pages.items():
+            response = client.get(url)
+            if response.status_code == 403:
+                continue
+            assert response.status_code == 200, name
+            html = response.content.decode()
+            assert RLO not in html, f"a bidi control on the {name} page"
+            shown += 1
+    owner = Client()
+    owner.force_login(User.objects.get(pk=submitter.pk))
+    html = owner.get(pages["submission"]).content.decode()
+    assert "<bdi>oldname</bdi>" in html and "<bdi>alice</bdi>" in html
+    row = {"rank": 1, "id": submission.pk, "system": f"a{RLO}b", "institution": f"c{RLO}d", "submitter": RLO}
+    assert RLO not in rows_html([row], detail_prefix="/submissions/", with_custom=False)
+    record("security", "bidi controls on pages", pages=shown, raw_controls=0)
 
 
 # --- input no view can read -------------------------------------------------------------------------
