@@ -797,6 +797,7 @@ def test_a_huge_system_field_is_refused_before_it_is_read_in_a_short_answer(
         status=400,
         answer_bytes=len(answer.content),
         seconds=round(seconds, 2),
+        before="6.5 s, +560 MiB, a 113 MiB answer (issue 23's probe)",
     )
 
 
@@ -858,6 +859,8 @@ def test_the_submission_page_shows_a_bounded_part_of_a_large_system_json(
         description_bytes=len(raw),
         page_bytes=len(page.content),
         fields_shown=MAX_SHOWN_FIELDS,
+        # The same upload on the code before: every field and problem listed in full.
+        page_bytes_before=524_399,
     )
 
 
