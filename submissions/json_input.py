@@ -38,10 +38,10 @@ class JsonTooLarge(JsonRefused):
     """The JSON text is longer than MAX_BYTES, or holds more than MAX_VALUES values."""
 
 
-def too_large_message(size: int) -> str:
+def too_large_message(size: int, *, at_least: bool = False) -> str:
     return (
-        f"The system description is {size:,} bytes; it may be at most {MAX_BYTES:,} bytes "
-        "(the largest real one is about 3,000)."
+        f"The system description is {'at least ' if at_least else ''}{size:,} bytes; it may be at most "
+        f"{MAX_BYTES:,} bytes (the largest real one is about 3,000)."
     )
 
 
@@ -88,12 +88,14 @@ def value_count(value: Any, *, stop_above: int = MAX_VALUES) -> int:
 
 def check_size(text: str | bytes) -> None:
     """JsonTooLarge when the text is longer than MAX_BYTES (in UTF-8), before anything reads it."""
+    if len(text) > MAX_BYTES:
+        # Every character is at least one byte: too long without encoding a copy of it.
+        raise JsonTooLarge(too_large_message(len(text), at_least=isinstance(text, str)))
     # A character is at most four bytes: only a text that could be too long is encoded to count.
-    if len(text) * (1 if isinstance(text, bytes) else 4) <= MAX_BYTES:
-        return
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_BYTES:
-        raise JsonTooLarge(too_large_message(size))
+    if isinstance(text, str) and len(text) * 4 > MAX_BYTES:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_BYTES:
+            raise JsonTooLarge(too_large_message(size))
 
 
 def check_value(value: Any) -> None:
