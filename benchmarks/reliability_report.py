@@ -302,14 +302,21 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         return out + _missing("the junk-query test", "pytest tests/registry/core/test_public_cache.py")
     out += [
         "Anonymous requests with made-up, repeated or misspelt parameters on every public page "
-        "(registry.core.public_cache keys only on the parameters each view reads, target 0 new keys).",
+        "(registry.core.public_cache keys only on the parameters each view reads), and distinct custom "
+        "formulas on a list's page, CSV, JSON and API (a custom ranking is computed from the cached rows, "
+        "never stored); target 0 new keys.",
         "",
     ]
     rows = [
-        [r["requests"], r["keys_added"], ", ".join(f"{k}: {v}" for k, v in r["statuses"].items())]
-        for r in runs
+        [
+            r["key"],
+            r["requests"],
+            r["keys_added"],
+            ", ".join(f"{k}: {v}" for k, v in r["statuses"].items()) or "200",
+        ]
+        for r in sorted(runs, key=lambda r: r["key"])
     ]
-    out += _table(["requests", "cache keys added", "answers"], rows)
+    out += _table(["queries", "requests", "cache keys added", "answers"], rows)
     return [*out, ""]
 
 

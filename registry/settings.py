@@ -76,6 +76,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The filters that neutralise bidi controls in text people typed (isolate, no_bidi).
+            "builtins": ["registry.core.text"],
         },
     },
 ]
@@ -112,7 +114,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: its password_changed hook revokes the account's API tokens on every new password.
+    {"NAME": "submissions.accounts.passwords.RevokeApiTokensOnPasswordChange"},
 ]
+# User names compared as people type them (NFKC, any case), as the log-in lock counts them.
+AUTHENTICATION_BACKENDS = ["submissions.accounts.backends.NormalisedUsernameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "submissions:mine"
 LOGOUT_REDIRECT_URL = "frontend:home"

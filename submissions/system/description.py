@@ -25,13 +25,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from registry.core.text import without_bidi_controls
 from scoring.readers.numbers import to_float, to_int
+from submissions.json_input import clip
 from submissions.system.document import (
     is_community_document,
     missing_required_messages,
     read_document,
 )
 from submissions.system.extract import fields_from_document
+from submissions.system.files import MAX_PROBLEMS_LISTED, listed_problems
 
 TEXT_FIELDS: dict[str, str] = {
     "system_name": "system name",
@@ -211,7 +214,9 @@ def _value_of(data: dict[str, Any], name: str) -> Any:
 def _clean_text(label: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ValidationError(f"The {label} must be text.")
-    text = str(value).strip()
+    # Bidi controls would turn the text around a name wherever it is shown (registry.core.text); the
+    # description as given keeps them.
+    text = without_bidi_controls(str(value)).strip()
     if len(text) > MAX_TEXT:
         raise ValidationError(f"The {label} is {len(text)} characters long; at most {MAX_TEXT} are allowed.")
     return text
@@ -320,12 +325,14 @@ def _flat_errors(data: dict[str, Any]) -> dict[str, list[str]]:
     for key, value in data.items():
         if key not in KNOWN_FLAT_NAMES:
             errors[key] = [
-                f'"{key}" is not a field of a system description: not a name of the registry, of the IO500 '
-                "system-information file or of io500.org's database (or give the whole description in "
-                'the IO500 community schema, {"DATA": ...}).'
+                f'"{clip(key)}" is not a field of a system description: not a name of the registry, of '
+                "the IO500 system-information file or of io500.org's database (or give the whole "
+                'description in the IO500 community schema, {"DATA": ...}).'
             ]
         elif isinstance(value, dict | list):
-            errors[key] = [f'"{key}" must be a single value (text or a number), not {type(value).__name__}.']
+            errors[key] = [
+                f'"{clip(key)}" must be a single value (text or a number), not {type(value).__name__}.'
+            ]
     return errors
 
 
@@ -382,6 +389,25 @@ def _read(data: Any, *, strict: bool) -> tuple[CleanSystem, dict[str, list[str]]
     return clean, errors
 
 
+# The longest sentence an error about one field may be (a value it repeats is cut, not the whole).
+MAX_MESSAGE = 1_000
+
+
+def bounded_errors(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The errors as an answer may carry them: the first MAX_PROBLEMS_LISTED fields, each name and
+    sentence cut to a bounded length, and how many more there are. Every unknown name of a 6.7 MiB
+    description, repeated in full, made a 113 MiB answer."""
+    shown: dict[str, list[str]] = {}
+    names = list(errors)
+    for name in names[:MAX_PROBLEMS_LISTED]:
+        shown.setdefault(clip(name), []).extend(clip(message, MAX_MESSAGE) for message in errors[name])
+    if len(names) > MAX_PROBLEMS_LISTED:
+        shown["other_fields"] = [
+            f"... and {len(names) - MAX_PROBLEMS_LISTED:,} more fields are wrong; they are not listed."
+        ]
+    return shown
+
+
 def system_description_clean(data: Any, *, overrides: dict[str, Any] | None = None) -> CleanSystem:
     """Validate a system description (flat or community schema); raises ValidationError naming every
     field that is unknown or wrong. `overrides` are registry fields given one by one (form fields);
@@ -396,7 +422,7 @@ def system_description_clean(data: Any, *, overrides: dict[str, Any] | None = No
         if clean.format == "flat":
             clean.data = {**clean.data, **overrides}
     if errors:
-        raise ValidationError(errors)
+        raise ValidationError(bounded_errors(errors))
     return clean
 
 
@@ -406,7 +432,8 @@ def system_description_read(data: Any) -> CleanSystem:
         clean, errors = _read(data, strict=False)
     except ValidationError as exc:
         return CleanSystem(data={}, problems=list(exc.messages))
-    for name, messages in errors.items():
+    for name, messages in bounded_errors(errors).items():
         for message in messages:
             clean.problems.append(message if name in message else f"{name}: {message}")
+    clean.problems = listed_problems(clean.problems)
     return clean

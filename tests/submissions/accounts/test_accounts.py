@@ -6,9 +6,12 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.test import Client
 
+from submissions.accounts.models import ApiToken
+from submissions.accounts.tokens import api_token_issue
 from tests.conftest import PASSWORD
 
 # E-mails leave when the account is committed, as in production.
@@ -141,3 +144,22 @@ def test_the_token_of_an_inactive_account_may_not_upload(submitter: Any) -> None
     token = api_token_issue(user=submitter)
     User.objects.filter(pk=submitter.pk).update(is_active=False)
     assert Client(HTTP_AUTHORIZATION=f"Token {token}").get(UPLOAD_ALLOWED).status_code == 401
+
+
+def test_a_password_change_revokes_the_api_tokens_but_a_rehash_at_log_in_does_not(submitter: Any) -> None:
+    api_token_issue(user=submitter)
+    # The same password re-hashed at log-in (a salt too short for today's hasher) is no new password.
+    weak = make_password(PASSWORD, salt="a", hasher="md5")
+    User.objects.filter(pk=submitter.pk).update(password=weak)
+    assert Client().login(username="alice", password=PASSWORD)
+    assert User.objects.get(pk=submitter.pk).password != weak  # it was re-hashed and saved
+    assert ApiToken.objects.filter(user=submitter).count() == 1
+    client = Client()
+    client.force_login(User.objects.get(pk=submitter.pk))  # with the re-hashed password
+    new = "another horse battery staple"
+    changed = client.post(
+        "/accounts/password_change/",
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+    assert changed.status_code == 302 and changed["Location"] == "/accounts/password_change/done/"
+    assert ApiToken.objects.filter(user=submitter).count() == 0
