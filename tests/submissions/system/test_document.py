@@ -175,7 +175,12 @@ def test_a_count_that_int_refuses_is_a_problem_not_a_crash(count: str) -> None:
     # "²" passes isdigit() and int() refuses it, as it refuses more than 4,300 digits: both once
     # escaped the reader as a ValueError.
     problems = system_description_read({"client_nodes": count}).problems
-    assert problems == [f'client_nodes: The number of client nodes must be a whole number, not "{count}".']
+    # The echo of what was sent is clipped (a 5,000-digit value is not sent back whole).
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        f'client_nodes: The number of client nodes must be a whole number, not "{count[:40]}'
+    )
+    assert len(problems[0]) < 1_200
 
 
 @pytest.mark.parametrize("amount", ["nan", "inf", "1_000", "-1", "lots"])
