@@ -114,7 +114,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "submissions:mine"
+LOGIN_REDIRECT_URL = "submissions:after-login"
 LOGOUT_REDIRECT_URL = "frontend:home"
 
 LANGUAGE_CODE = "en-us"
