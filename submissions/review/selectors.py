@@ -66,8 +66,11 @@ def review_timeline(*, submission: Submission) -> list[ReviewEvent]:
 
 
 def submission_revisions(*, submission: Submission) -> list[SubmissionRevision]:
-    """Every edit of the system description and questionnaire by the submitter, newest first."""
-    rows = SubmissionRevision.objects.filter(submission_id__in=_version_ids(submission))
+    """Every edit of the system description and questionnaire by the submitter, newest first. The
+    questionnaire's first version is its filling-in, not a change, so it is kept but not listed."""
+    rows = SubmissionRevision.objects.filter(submission_id__in=_version_ids(submission)).exclude(
+        kind=SubmissionRevision.Kind.QUESTIONNAIRE, number=1
+    )
     return list(rows.select_related("author").order_by("-created_at", "-id"))
 
 
@@ -207,7 +210,8 @@ def next_step(submission: Submission) -> NextStep:
             (replace, *fixes[:2], _submit_action(submission, "neutral")),
         )
     if state == ReviewState.CHANGES_REQUESTED:
-        request = getattr(submission, "change_request", None) or "See the history below."
+        asked = getattr(submission, "change_request", None)
+        request = f"The committee wrote: “{asked}”" if asked else "See the history below."
         return NextStep(
             "act",
             "Answer the committee's request, then submit for review again.",

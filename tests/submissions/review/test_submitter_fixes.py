@@ -259,7 +259,7 @@ class TestNextStep:
             user=committee_member, submission=submitted(submitter, draft), reason="Please fix the node count."
         )
         step = step_of(draft)
-        assert step.detail == "Please fix the node count." and "request" in step.title
+        assert "Please fix the node count." in step.detail and "request" in step.title
 
     def test_under_review_waits_and_accepted_has_nothing_to_do(
         self, submitter: Any, committee_member: Any, draft: Submission
