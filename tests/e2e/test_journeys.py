@@ -25,6 +25,7 @@ from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
 from tests.e2e.browser import ARTIFACTS, open_page, screenshot
 from tests.submissions.archives import pack_folder
+from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
 from tests.support.data import submission_folder
 
@@ -338,3 +339,28 @@ def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
     listed = _call(f"{base}/api/v1/lists/isc41/io500/", token)
     assert listed["count"] == len(listed["rows"]) == history.new_list.entries.count()
     assert problems == []
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_submitter_withdraws_a_draft_through_the_confirmation_page_without_javascript(
+    live_server: Any, browser: Any, submitter: Any, width: str
+) -> None:
+    draft = verified_upload(submitter, open_release())
+    base = live_server.url
+    # No JavaScript at all: the confirmation is a page of its own, not a dialog.
+    page = browser.new_context(viewport=WIDTHS[width], java_script_enabled=False).new_page()
+    log_in(page, base, submitter.username)
+    page.goto(f"{base}/submissions/{draft.pk}/")
+    page.click("[data-role=withdraw-link]")
+    page.fill("[name=reason]", "The run was filed under the wrong release.")
+    page.click("button:has-text('Withdraw')")
+    page.wait_for_selector("[data-role=confirm]")
+    assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.DRAFT
+    assert fits_its_screen(page)
+    shot(page, width, "submitter-withdraw-confirm")
+    page.click("[data-role=confirm-button]")
+    page.wait_for_selector("[data-role=next-step]:has-text('you withdrew')")
+    assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.WITHDRAWN
+    assert "The run was filed under the wrong release." in page.locator("[data-role=timeline]").inner_text()
+    shot(page, width, "submitter-withdrawn")
+    page.context.close()
