@@ -219,6 +219,35 @@ class TestReplaceTarball:
         assert "Please fix the job script." in page  # the old version's request, on the new timeline
         submission_submit(user=submitter, submission=new, **CONFIRMED)
 
+    def test_the_replace_page_uploads_the_next_version_and_the_old_page_leads_to_it(
+        self, submitter: Any, django_capture_on_commit_callbacks: Any, tmp_path: Path
+    ) -> None:
+        folder = tmp_path / "submission-33"
+        shutil.copytree(submission_folder(33), folder)
+        with django_capture_on_commit_callbacks(execute=True):
+            old, _ = submission_create(
+                submitter=submitter,
+                archive=ContentFile(pack_folder(folder), name="run.tgz"),
+                original_name="run.tgz",
+                system=SYSTEM,
+                release=open_release(),
+            )
+        client = client_for(submitter)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                f"/submissions/{old.pk}/replace/",
+                {"archive": ContentFile(pack_folder(folder, "xz"), name="run.tar.xz")},
+            )
+        new = Submission.objects.get(supersedes=old)
+        assert response.status_code == 302 and response["Location"] == f"/submissions/{new.pk}/"
+        old_page = client.get(f"/submissions/{old.pk}/").content.decode()
+        assert "a new upload replaced this one" in old_page
+        assert f'href="/submissions/{new.pk}/"' in old_page
+        again = client.post(
+            f"/submissions/{old.pk}/replace/", {"archive": ContentFile(b"other bytes", name="x.tgz")}
+        )
+        assert again.status_code == 400 and "can no longer be changed" in again.content.decode()
+
     def test_an_accepted_submission_keeps_its_tarball(
         self, submitter: Any, committee_member: Any, draft: Submission
     ) -> None:
