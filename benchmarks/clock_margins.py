@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring.model import Phase, ReadError, RunResult  # noqa: E402
 from scoring.readers.locate import read_runs  # noqa: E402
-from scoring.rules.evidence import CLOCK_SLACK_S, _clock, _drift_slack, _run_order  # noqa: E402
+from scoring.rules.evidence import CLOCK_SLACK_S, _drift_slack, _run_order  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "io500-data" / "submissions"
 
@@ -49,8 +49,7 @@ def runs(corpora: list[Path]) -> Iterator[tuple[str, RunResult]]:
                 yield f"{folder.name}/{run.path}", run
 
 
-def seconds(a: str | None, b: str | None) -> float | None:
-    start, end = _clock(a), _clock(b)
+def seconds(start: dt.datetime | None, end: dt.datetime | None) -> float | None:
     return (end - start).total_seconds() if start and end else None
 
 
@@ -60,7 +59,7 @@ def measure(name: str, run: RunResult, table: dict[tuple[str, str], Worst]) -> N
     for phase in _run_order(run):
         where = f"{name} {phase.name}"
         measure_phase(era, where, phase, table)
-        start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
+        start, end = phase.recorded.t_start, phase.recorded.t_end
         if start is not None and previous_end is not None:
             table["phase starts after the previous one ended", era].add(
                 (previous_end - start).total_seconds(), CLOCK_SLACK_S, where
@@ -69,9 +68,8 @@ def measure(name: str, run: RunResult, table: dict[tuple[str, str], Worst]) -> N
 
 
 def measure_phase(era: str, where: str, phase: Phase, table: dict[tuple[str, str], Worst]) -> None:
-    values = phase.values
-    wall = seconds(values.get("t_start"), values.get("t_end"))
-    t_delta = float(values["t_delta"]) if "t_delta" in values else None
+    wall = seconds(phase.recorded.t_start, phase.recorded.t_end)
+    t_delta = phase.recorded.t_delta
     if wall is not None and t_delta is not None:
         table["t_delta within t_start..t_end", era].add(t_delta - wall, _drift_slack(t_delta), where)
     raw = phase.raw

@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scoring import ReadError, verify  # noqa: E402  (the repository root goes on sys.path first)
+from scoring.cmdline import SIZE_NAMES, ior_size  # noqa: E402
 from scoring.model import Severity  # noqa: E402
-from scoring.rules.options import IOR_DEFAULTS, SIZE_NAMES, echo_agrees, ior_parameters, ior_size  # noqa: E402
+from scoring.rules.options import IOR_DEFAULTS, echo_agrees, ior_parameters  # noqa: E402
 
 
 def main(folders: list[Path]) -> None:

@@ -107,7 +107,11 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         "renewed every second and the requeue runs every 2 s, so recovery there takes seconds; with the "
         "production defaults (a 60 s lease renewed every 15 s, requeue every 30 s) a dead worker's "
         "submission is requeued within 90 s. Worker-kill and Redis-restart run on local archives and "
-        "on object storage (an S3-compatible server, a local folder per service).",
+        "on object storage (an S3-compatible server, a local folder per service). Faults of ours are "
+        "retried, never the submitter's rejection: the stack retries a full scratch disk after 3 s, then "
+        "6 s (production: 1 minute, doubling up to an hour). A hung S3 server costs the first upload "
+        "in each web process the storage timeouts (2 attempts of 5 s); then that process answers 507 at "
+        "once for the pause (5 s here, 30 s in production).",
         "",
     ]
     rows = [
@@ -120,6 +124,7 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             r.get("recovered_in_s", "-"),
             r.get("answered_during_outage") or r.get("answered_while_full") or "-",
             r["recovery"],
+            " ".join(r["loadavg"]) if r.get("loadavg") else "-",
         ]
         for r in faults
     ]
@@ -133,6 +138,7 @@ def _faults(records: dict[str, list[dict[str, Any]]]) -> list[str]:
             "recovered in s",
             "answer meanwhile",
             "recovery",
+            "load average (1, 5, 15 min)",
         ],
         rows,
     )
@@ -155,6 +161,37 @@ def _header_bombs(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         for r in bombs
     ]
     out += _table(["attack", "reader", "upload bytes", "seconds", "peak growth MiB", "load average"], rows)
+    return [*out, ""]
+
+
+def _archive_walk(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## Archive walk: skipped data and entry floods", ""]
+    attacks = sorted(records.get("archive-walk", []), key=lambda r: (r["kind"], r["reader"]))
+    if not attacks:
+        return out + _missing("the archive-walk attacks", "pytest tests/reliability/test_hostile_archives.py")
+    out += [
+        "Data no reader keeps (a member named `.` or `./`, a folder or a volume header with 1 GiB of zeros "
+        "in 12 KB of bzip2) and entry floods (files 61 folders deep on paths of their own; a zip of "
+        "10,001 folder entries), through the upload sandbox (extract) and the scoring engine (scoring), "
+        "which share one walker and one set of limits. Folders are those the sandbox created before the "
+        "refusal; benchmarks/archive_walk.py measures the same attacks at full size, before and after.",
+        "",
+    ]
+    rows = [
+        [
+            r["kind"],
+            r["reader"],
+            r["bytes"],
+            r["seconds"],
+            r["peak_growth_mib"],
+            r["folders_created"],
+            r["reason"][:90],
+            " ".join(r["loadavg"]),
+        ]
+        for r in attacks
+    ]
+    headers = ["attack", "reader", "upload bytes", "seconds", "peak growth MiB", "folders", "reason", "load"]
+    out += _table(headers, rows)
     return [*out, ""]
 
 
@@ -191,6 +228,73 @@ def _slow_clients(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     return [*out, ""]
 
 
+def _proxy(records: dict[str, list[dict[str, Any]]]) -> list[str]:
+    out = ["## The proxy: request bodies, many slow connections, the Host header", ""]
+    bodies = {r["key"]: r for r in records.get("proxy-bodies", [])}
+    connections = records.get("proxy-connections", [])
+    host = records.get("proxy-host", [])
+    if not (bodies or connections or host):
+        return out + _missing("the proxy attacks", "pytest tests/reliability/test_proxy.py")
+    out += [
+        "docker/nginx-main.conf and docker/nginx.conf, as compose runs them, on the private stack. "
+        "Anonymous bodies larger than a form (1 MiB) are refused before nginx reads them: 413 where no "
+        "upload is taken, 401 on the upload endpoints after nginx asked Django (`auth_request`) whether "
+        "the request is logged in; *temp bytes* is the most nginx held in body temp files meanwhile.",
+        "",
+    ]
+    anonymous = bodies.get("anonymous bodies")
+    if anonymous:
+        rows = [
+            [where, f"{anonymous['body_mib']} MiB", o["status"], o["seconds"], o["temp_bytes"]]
+            for where, o in anonymous["outcomes"].items()
+        ]
+        out += [*_table(["anonymous POST to", "body", "status", "seconds", "temp bytes"], rows), ""]
+    logged_in = bodies.get("logged-in uploads")
+    if logged_in:
+        out += [
+            f"A logged-in upload of {logged_in['body_mib']} MiB reaches the registry: API "
+            f"{logged_in['api_status']}, web form {logged_in['form_status']}.",
+            "",
+        ]
+    space = bodies.get("temp space")
+    if space:
+        out += [
+            "Temp space (tmpfs in compose, sized by nginx.conf's limits): "
+            f"{space['client_temp_mib']} MiB for bodies of other requests, "
+            f"{space['upload_temp_mib']} MiB for uploads.",
+            "",
+        ]
+    if connections:
+        rows = [
+            [
+                r["connections"],
+                r["addresses"],
+                r["still_held"],
+                r["probes"],
+                r["probe_failures"],
+                r["healthz_median_ms"],
+                r["healthz_max_ms"],
+                " ".join(f"{x:.2f}" for x in r["loadavg"]),
+            ]
+            for r in connections
+        ]
+        out += [
+            "Slow connections from many loopback addresses, each under the per-address limit (half "
+            "unfinished request heads, half unfinished 0.9 MB bodies), while /healthz is probed:",
+            "",
+        ]
+        headers = ["connections", "addresses", "still held at the end", "probes", "failed"]
+        headers += ["/healthz median ms", "/healthz max ms", "load average"]
+        out += [*_table(headers, rows), ""]
+    for r in host:
+        kept = "keeps" if r["port_kept"] else "loses"
+        out += [
+            f"A password-reset mail asked for through the proxy on {r['link_origin']} {kept} the port.",
+            "",
+        ]
+    return out
+
+
 def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
     out = ["## Cache keys from junk query strings", ""]
     runs = records.get("cache-keys", [])
@@ -198,14 +302,21 @@ def _cache_keys(records: dict[str, list[dict[str, Any]]]) -> list[str]:
         return out + _missing("the junk-query test", "pytest tests/registry/core/test_public_cache.py")
     out += [
         "Anonymous requests with made-up, repeated or misspelt parameters on every public page "
-        "(registry.core.public_cache keys only on the parameters each view reads, target 0 new keys).",
+        "(registry.core.public_cache keys only on the parameters each view reads), and distinct custom "
+        "formulas on a list's page, CSV, JSON and API (a custom ranking is computed from the cached rows, "
+        "never stored); target 0 new keys.",
         "",
     ]
     rows = [
-        [r["requests"], r["keys_added"], ", ".join(f"{k}: {v}" for k, v in r["statuses"].items())]
-        for r in runs
+        [
+            r["key"],
+            r["requests"],
+            r["keys_added"],
+            ", ".join(f"{k}: {v}" for k, v in r["statuses"].items()) or "200",
+        ]
+        for r in sorted(runs, key=lambda r: r["key"])
     ]
-    out += _table(["requests", "cache keys added", "answers"], rows)
+    out += _table(["queries", "requests", "cache keys added", "answers"], rows)
     return [*out, ""]
 
 
@@ -377,9 +488,11 @@ def render(folder: Path) -> str:
         _summary,
         _hostile,
         _header_bombs,
+        _archive_walk,
         _fuzz,
         _faults,
         _slow_clients,
+        _proxy,
         _cache_keys,
         _embargo,
         _run_identity,

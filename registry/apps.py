@@ -1,5 +1,3 @@
-import re
-
 from django.apps import AppConfig
 
 
@@ -11,7 +9,6 @@ class RegistryConfig(AppConfig):
         from registry import signals
         from registry.core.query_params import one_of, query_shapes_register
         from registry.lists.filters import REPRODUCIBILITY_LEVELS, SORT_FIELDS
-        from registry.lists.formula import CANONICAL_SHAPE
 
         signals.connect()
         # One column, as the list's column headers link to it; several ("o=bw,-md") are answered, not kept.
@@ -19,8 +16,5 @@ class RegistryConfig(AppConfig):
             {
                 "o": one_of(SORT_FIELDS, negatable=True),
                 "reproducibility": one_of(REPRODUCIBILITY_LEVELS),
-                # The characters of a canonical formula; the list views keep an answer only for the one
-                # spelling the site's links write (registry.lists.custom, CustomRanking.canonical).
-                "formula": re.compile(CANONICAL_SHAPE),
             }
         )

@@ -76,6 +76,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The filters that neutralise bidi controls in text people typed (isolate, no_bidi).
+            "builtins": ["registry.core.text"],
         },
     },
 ]
@@ -112,7 +114,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: its password_changed hook revokes the account's API tokens on every new password.
+    {"NAME": "submissions.accounts.passwords.RevokeApiTokensOnPasswordChange"},
 ]
+# User names compared as people type them (NFKC, any case), as the log-in lock counts them.
+AUTHENTICATION_BACKENDS = ["submissions.accounts.backends.NormalisedUsernameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "submissions:after-login"
 LOGOUT_REDIRECT_URL = "frontend:home"
@@ -131,6 +137,10 @@ MEDIA_URL = "media/"
 # storage when ARCHIVE_STORAGE=s3 so that web and workers can run on separate machines.
 ARCHIVE_STORAGE = env.str("ARCHIVE_STORAGE", default="local")
 if ARCHIVE_STORAGE == "s3":
+    # Imported only here: a deployment on local archives never loads boto.
+    from boto3.s3.transfer import TransferConfig
+    from botocore.config import Config
+
     _default_storage = {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
@@ -141,10 +151,25 @@ if ARCHIVE_STORAGE == "s3":
             "region_name": env.str("S3_REGION", default=None),
             "file_overwrite": False,
             "default_acl": "private",
+            # botocore waits 60 s per read and retries up to 5 times: a hung server then held a web
+            # worker for minutes. Every call gives up after S3_ATTEMPTS x S3_READ_TIMEOUT_S at most;
+            # the timeout counts seconds without a byte moving, never the length of a transfer.
+            "client_config": Config(
+                connect_timeout=env.float("S3_CONNECT_TIMEOUT_S", default=2.0),
+                read_timeout=env.float("S3_READ_TIMEOUT_S", default=5.0),
+                retries={"total_max_attempts": env.int("S3_ATTEMPTS", default=2), "mode": "standard"},
+            ),
+            # boto3's transfers retry a broken download 5 times more on their own.
+            "transfer_config": TransferConfig(num_download_attempts=env.int("S3_ATTEMPTS", default=2)),
         },
     }
 else:
     _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+# A storage call that failed after hanging this long means the storage hangs: for the next
+# STORAGE_PAUSE_AFTER_HANG_S that process answers 507/503 at once instead of waiting out the timeouts
+# again (submissions.archives), so uploads and downloads cannot hold every web worker.
+STORAGE_HUNG_AFTER_S = env.float("STORAGE_HUNG_AFTER_S", default=2.0)
+STORAGE_PAUSE_AFTER_HANG_S = env.float("STORAGE_PAUSE_AFTER_HANG_S", default=30.0)
 STORAGES = {
     "default": _default_storage,
     "staticfiles": {
@@ -195,6 +220,10 @@ if INGEST_HEARTBEAT_S * 2 > INGEST_LEASE_S:
 INGEST_MAX_ATTEMPTS = env.int("INGEST_MAX_ATTEMPTS", default=3)
 # Where archives are unpacked while they are verified (the system temporary folder when empty).
 INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
+# An attempt stopped by a fault of ours (scratch disk full, archive storage unreachable) waits this
+# long before the requeue tries again, doubling with each fault up to the cap; it never ends rejected.
+INGEST_FAULT_RETRY_S = env.float("INGEST_FAULT_RETRY_S", default=60.0)
+INGEST_FAULT_RETRY_MAX_S = env.float("INGEST_FAULT_RETRY_MAX_S", default=3600.0)
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-submissions": {
         "task": "submissions.tasks.submission_requeue_stuck",

@@ -1,7 +1,9 @@
-"""Options of an IOR / mdtest command line, as the rules need them.
+"""Options of an IOR / mdtest command line, as the rules need them, numbers typed here.
 
 Commands arrive in several spellings: `-t 47008`, `-t=47008`, `-O stoneWallingWearOut=1`,
 `-O=stoneWallingWearOut=1`, sometimes behind an `mpirun ... ` prefix (shell-era `[Exec]` lines).
+A value a rule compares as a number is read here, with the readers' one number parser, and never in
+the rules (tests/architecture/test_rules_read_no_text.py).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from scoring.readers.numbers import to_float, to_int
 
 TOOLS: tuple[str, ...] = ("ior", "mdtest", "md-workbench", "pfind")
 
@@ -75,6 +79,10 @@ class CommandLine:
         found = self.values(option)
         return found[-1] if found else None
 
+    def number(self, option: str) -> float | None:
+        """The last value of `option` as a finite number, or None when it is absent or no number."""
+        return to_float(self.value(option))
+
     def o_options(self) -> dict[str, str]:
         """IOR `-O key=value` options."""
         options: dict[str, str] = {}
@@ -91,3 +99,40 @@ class CommandLine:
             val = self.value(option)
             parts.append(f"{option} {val}" if val is not None else f"no {option}")
         return ", ".join(parts)
+
+
+def option_number(text: str | None) -> float | None:
+    """An option's value as a command line or a configuration writes it (`-n 1000000`, `n = 1000000`,
+    `stonewall-time = 300`): a finite number, else None."""
+    return to_float(text)
+
+
+SIZE_NAMES = ("transferSize", "blockSize")
+_SUFFIXES = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
+
+
+def ior_size(text: str) -> int | None:
+    """IOR's size syntax: digits with an optional k/m/g/t/p suffix in powers of 1024."""
+    text = text.strip()
+    scale = _SUFFIXES.get(text[-1:].lower(), 1) if text else 1
+    digits = text[:-1] if scale != 1 else text
+    number = to_int(digits) if digits.isdigit() else None  # isdigit() passes "²", which int() refuses
+    return None if number is None else number * scale
+
+
+def parameter_number(name: str, text: str) -> float | None:
+    """An IOR parameter's value (by IOR's own name) as IOR reads it: sizes in IOR's size syntax."""
+    if name in SIZE_NAMES:
+        return ior_size(text)
+    return to_float(text)  # finite only: int() of inf or nan raises in the rules
+
+
+def configured_number(name: str, text: str) -> float | None:
+    """A configured IOR parameter as the application passes it on. segmentCount is an INI_INT read
+    with C's int conversion, which keeps the low 32 bits: 100000000000 becomes -s 1215752192 (a real
+    run of the shared corpus)."""
+    value = parameter_number(name, text)
+    if name == "segmentCount" and value is not None and value == int(value):
+        wrapped = int(value) & 0xFFFFFFFF
+        return float(wrapped - (1 << 32) if wrapped >= 1 << 31 else wrapped)
+    return value

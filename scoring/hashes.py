@@ -10,6 +10,7 @@ the numbers are genuine is judged from the tools' own output (scoring/rules/evid
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -173,3 +174,13 @@ def run_timestamp(text: str | None) -> str | None:
         return None
     matches = TIMESTAMP_RE.findall(text)
     return matches[-1] if matches else None
+
+
+def timestamp_date(stamp: str | None) -> dt.date | None:
+    """The day of a `YYYY.MM.DD-HH.MM.SS` run timestamp, or None when it is no valid date and time."""
+    if stamp is None:
+        return None
+    try:
+        return dt.datetime.strptime(stamp, "%Y.%m.%d-%H.%M.%S").date()
+    except ValueError:
+        return None

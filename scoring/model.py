@@ -6,6 +6,7 @@ both into a `Verification`. Nothing in here reads files or parses text.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -46,6 +47,7 @@ PHASE_ORDER: tuple[str, ...] = (
     "ior-rnd4K-easy-read",
 )
 
+CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"  # result.txt's t_start / t_end (local time, whole seconds)
 GIB_PER_S = "GiB/s"
 KIOPS = "kIOPS"
 
@@ -190,8 +192,8 @@ class RawOutput:
     # own rounding, e.g. "5439") and its 8th field as the phase time.
     script_value: float | None = None
     script_time_s: float | None = None
-    started: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time the tool printed when it began
-    finished: str | None = None  # ... and when it ended
+    started: dt.datetime | None = None  # local time the tool printed when it began, to the second
+    finished: dt.datetime | None = None  # ... and when it ended
     # IOR: the longer of the first result row's open(s) and close(s) columns. IOR's total time runs
     # from the first rank's open to the last rank's close, so clock offsets between nodes show here.
     open_close_s: float | None = None
@@ -200,6 +202,21 @@ class RawOutput:
     ior_volume: IorVolume | None = None  # IOR: bytes, stonewall pairs, transfer geometry
     mdtest_volume: MdtestVolume | None = None  # mdtest: items of the phase's operation
     options: tuple[EchoedOption, ...] = ()  # what the tool echoed of the options it ran with
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The clocks and counts one result.txt section records, read once by the reader
+    (readers/phases.py) so that no rule parses text. A key the section lacks, or whose text is no
+    clock or finite number, is None; the text as printed stays in `Phase.values` / `result_ini`."""
+
+    t_start: dt.datetime | None = None  # "YYYY-MM-DD HH:MM:SS", local time of the phase's start
+    t_end: dt.datetime | None = None
+    t_delta: float | None = None  # the phase's runtime in seconds, as printed (negatives included)
+    nproc: float | None = None  # find: the ranks pfind ran with
+    found: float | None = None  # find: files matched
+    total_files: float | None = None  # find: files scanned
+    accessed_pairs: int | None = None  # IOR wear-out writes: the stonewall's pair count (a count >= 0)
 
 
 @dataclass(frozen=True)
@@ -212,6 +229,7 @@ class Phase:
     invalid_marker: bool = False  # "-invalid" / " [INVALID]" printed on this phase's line
     command: str | None = None  # the exact command line (result.txt exe, [Exec] line, raw header)
     values: dict[str, str] = field(default_factory=dict)  # other result.txt keys of this section
+    recorded: Recorded = field(default_factory=Recorded)  # `values`' clocks and counts, typed
     errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." comments inside this phase's section
     raw: RawOutput | None = None
     ranks: tuple[RankRow, ...] = ()  # per-rank rows when the archive has them
@@ -239,6 +257,9 @@ class RunResult:
     config_hash: str | None = None  # result.txt config-hash as printed
     header_errors: tuple[str, ...] = ()  # "; ERROR INVALID ..." before the first phase section
     result_ini: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    # The clocks and counts of each section of `result_ini`, typed, in the same order.
+    result_recorded: list[tuple[str, Recorded]] = field(default_factory=list)
+    result_procs: int | None = None  # result.txt's header `procs` as printed (a count), unlike `procs`
     files: tuple[str, ...] = ()  # every file of the run, relative to `path`
     # Entries directly in the run directory that are not regular files: name -> "directory" / "link"
     # / "special". A result.txt that is a directory is not a missing file but not evidence either.

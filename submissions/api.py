@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from submissions.archives import ArchiveStorageUnavailable
+from submissions.json_input import clip
 from submissions.models import EXTRA_FILE_FIELDS, Submission
 from submissions.permissions import authenticated_user
 from submissions.selectors import submission_get_visible, submission_list_for_user
@@ -26,6 +27,7 @@ from submissions.serializers import (
 )
 from submissions.services import DuplicateArchive, submission_create
 from submissions.system.description import FORM_FIELD_NAMES
+from submissions.system.files import MAX_PROBLEMS_LISTED
 from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(
@@ -95,10 +97,14 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
         form = SubmissionCreateSerializer(data=request.data)
         system_fields, unknown = _plain_system_fields(request.data, set(form.fields))
         if unknown:
+            # Named, each cut short and at most MAX_PROBLEMS_LISTED of them: an answer never repeats
+            # the whole of what a client sent.
+            named = [clip(name) for name in unknown[:MAX_PROBLEMS_LISTED]]
+            more = f" and {len(unknown) - len(named):,} more" if len(unknown) > len(named) else ""
             return Response(
                 {
-                    "unknown_fields": unknown,
-                    "detail": f"The upload has fields the registry does not know: {', '.join(unknown)}. "
+                    "unknown_fields": named,
+                    "detail": f"The upload has fields the registry does not know: {', '.join(named)}{more}. "
                     "Send the system description in the `system` field (JSON, flat or in the IO500 "
                     f"community schema); of its fields only {', '.join(FORM_FIELD_NAMES)} may also be "
                     "sent as form fields of their own.",

@@ -10,17 +10,22 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import TypeVar
 
+from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import FileSystemStorage, default_storage
 
 logger = logging.getLogger(__name__)
 
 _CHUNK = 1024 * 1024
+T = TypeVar("T")
 _MAX_NAME = 120
 
 
@@ -58,8 +63,13 @@ def storage_key(sha256: str, original_name: str) -> str:
     return f"archives/{sha256[:2]}/{sha256}/{original_name}"
 
 
-class ArchiveStorageUnavailable(Exception):
-    """Our storage refused the bytes (full, read-only, gone): nothing was kept, the upload may be retried."""
+class StorageFault(Exception):
+    """Our archive storage failed a call (refused it, hung, unreachable): never the submitter's fault."""
+
+
+class ArchiveStorageUnavailable(StorageFault):
+    """Our storage refused the bytes (full, read-only, gone, hung): nothing was kept, the upload may be
+    retried."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -68,25 +78,87 @@ class ArchiveStorageUnavailable(Exception):
         )
 
 
+class ArchiveUnreachable(StorageFault):
+    """Our storage did not hand back a stored file (hung, unreachable): the file is kept, ask again later."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The registry cannot reach the storage that holds this file at the moment. The file is kept; "
+            "please try again in a minute."
+        )
+
+
+class _Pause:
+    """After a storage call that hung until its timeout, further calls of this process fail at once for
+    STORAGE_PAUSE_AFTER_HANG_S: one slow answer per process and pause instead of every request waiting
+    out the timeouts while the storage stays hung. A call that fails quickly (a refusal) pauses nothing."""
+
+    until = 0.0
+
+
+def _storage_call(what: str, fault: type[StorageFault], call: Callable[[], T]) -> T:
+    """`call()`, with every error of the storage backend turned into `fault`. The backends are
+    pluggable and raise their own types (OSError on a disk; botocore, boto3 and s3transfer errors on
+    S3, none of them an OSError), so anything but our own StorageFault counts as the storage failing."""
+    if time.monotonic() < _Pause.until:
+        logger.warning("%s skipped: the archive storage hung a moment ago", what)
+        raise fault()
+    started = time.monotonic()
+    try:
+        return call()
+    except StorageFault:
+        raise
+    except Exception as exc:
+        elapsed = time.monotonic() - started
+        if elapsed >= settings.STORAGE_HUNG_AFTER_S:
+            _Pause.until = time.monotonic() + settings.STORAGE_PAUSE_AFTER_HANG_S
+        logger.error("%s failed after %.1f s: %s: %s", what, elapsed, type(exc).__name__, exc)
+        raise fault() from exc
+
+
 def store_once(file: File[bytes], key: str) -> str:
     """Save `file` under `key` unless that key exists already (same key means same bytes).
 
     On a local disk the bytes go to a temporary name first and are renamed into place, so the key
     never holds a partial file: a full disk or a killed process leaves at most a `.partial-*` file,
     never a truncated archive that a later upload of the same bytes would trust.
-    Raises ArchiveStorageUnavailable when the storage refuses the write.
+    Raises ArchiveStorageUnavailable when the storage refuses the write or does not answer in time.
     """
-    try:
+
+    def store() -> str:
         if default_storage.exists(key):
             return key
         file.seek(0)
         if isinstance(default_storage, FileSystemStorage):
             return _save_by_rename(file, key)
         # Object stores (S3) make an object visible only once it is complete.
-        return default_storage.save(key, file)
-    except OSError as exc:
-        logger.error("storing %s failed: %s", key, exc)
-        raise ArchiveStorageUnavailable() from exc
+        return str(default_storage.save(key, file))
+
+    return _storage_call(f"storing {key}", ArchiveStorageUnavailable, store)
+
+
+def open_stored(key: str) -> File[bytes]:
+    """A stored file, open for reading, whose storage has answered: S3 fetches the object on the
+    first read, which would otherwise happen while the response streams, past any error page.
+    Raises ArchiveUnreachable when the storage fails or does not answer in time."""
+
+    def fetch() -> File[bytes]:
+        handle: File[bytes] = default_storage.open(key, "rb")
+        try:
+            handle.read(0)
+        except BaseException:
+            handle.close()
+            raise
+        return handle
+
+    return _storage_call(f"reading {key}", ArchiveUnreachable, fetch)
+
+
+def storage_check() -> None:
+    """A read-only round trip to the local folder or the bucket (the readiness probe)."""
+    _storage_call(
+        "checking the archive storage", ArchiveUnreachable, lambda: default_storage.exists("archives")
+    )
 
 
 def _save_by_rename(file: File[bytes], key: str) -> str:
@@ -103,13 +175,23 @@ def _save_by_rename(file: File[bytes], key: str) -> str:
 
 
 def copy_verified(key: str, expected: Digest, destination: Path) -> bool:
-    """Copy a stored file to a local path; True when its bytes still hash to what was recorded."""
+    """Copy a stored file to a local path; True when its bytes still hash to what was recorded.
+
+    Raises ArchiveUnreachable when the storage fails; an OSError of `destination` (our scratch disk)
+    propagates as it is, so that the caller can tell the two apart.
+    """
     sha = hashlib.sha256()
     size = 0
-    with default_storage.open(key, "rb") as source, open(destination, "wb") as out:
-        stream: IO[bytes] = source
-        while chunk := stream.read(_CHUNK):
-            sha.update(chunk)
-            size += len(chunk)
-            out.write(chunk)
+    source = open_stored(key)
+    try:
+        with open(destination, "wb") as out:
+            while True:
+                chunk = _storage_call(f"reading {key}", ArchiveUnreachable, partial(source.read, _CHUNK))
+                if not chunk:
+                    break
+                sha.update(chunk)
+                size += len(chunk)
+                out.write(chunk)
+    finally:
+        source.close()
     return sha.hexdigest() == expected.sha256 and size == expected.size

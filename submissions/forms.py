@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 
 from registry.models import Release
-from submissions.json_input import JsonTooDeep, loads_bounded
+from submissions.json_input import MAX_BYTES, JsonRefused, loads_bounded
 from submissions.models import EXTRA_FILE_FIELDS
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 from submissions.system.files import SystemFileUnreadable, read_system_upload
@@ -28,6 +28,31 @@ REQUIRED_SYSTEM_FIELDS = (
     "procs_per_node",
 )
 ARCHIVE_EXTENSIONS = ".tar,.tgz,.tar.gz,.tbz2,.tar.bz2,.txz,.tar.xz,.zip"
+
+
+class _NoLongEcho:
+    """A widget that does not send back a value longer than any accepted one: the error names the
+    limit, and a 6.7 MiB text repeated in the form made a 13 MiB answer."""
+
+    echo_limit = MAX_BYTES
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, str) and len(value) > self.echo_limit:
+            return None
+        shown: str | None = super().format_value(value)  # type: ignore[misc]
+        return shown
+
+
+class BoundedTextInput(_NoLongEcho, forms.TextInput):
+    echo_limit = 1_000
+
+
+class BoundedNumberInput(_NoLongEcho, forms.NumberInput):
+    echo_limit = 1_000
+
+
+class BoundedTextarea(_NoLongEcho, forms.Textarea):
+    pass
 
 
 def open_releases() -> Any:
@@ -59,7 +84,7 @@ class SubmissionUploadForm(forms.Form):
     system_json = forms.CharField(
         label="Full system description (optional)",
         required=False,
-        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        widget=BoundedTextarea(attrs={"rows": 4, "spellcheck": "false"}),
         help_text=(
             "A JSON object: the registry's field names, the IO500 system-information names, or a whole "
             'document in the IO500 community schema ({"DATA": {"type": "Site", ...}}, as io500.org\'s '
@@ -90,16 +115,19 @@ class SubmissionUploadForm(forms.Form):
                 label=label.capitalize(),
                 required=name in REQUIRED_SYSTEM_FIELDS and not document_given,
                 max_length=255,
+                widget=BoundedTextInput,
             )
         for name, label in COUNT_FIELDS.items():
             self.fields[name] = forms.IntegerField(
                 label=label.capitalize(),
                 required=name in REQUIRED_SYSTEM_FIELDS and not document_given,
                 min_value=0,
+                widget=BoundedNumberInput,
             )
         self.fields[NETWORK_FIELD] = forms.CharField(
             label="Client network bandwidth per node",
             required=False,
+            widget=BoundedTextInput,
             help_text='In Gbit/s, e.g. "100" or "200 Gbit/s".',
         )
 
@@ -111,7 +139,7 @@ class SubmissionUploadForm(forms.Form):
             data = loads_bounded(text)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(f"This is not valid JSON (line {exc.lineno}: {exc.msg}).") from exc
-        except JsonTooDeep as exc:
+        except JsonRefused as exc:
             raise forms.ValidationError(str(exc)) from exc
         if not isinstance(data, dict):
             raise forms.ValidationError("The full system description must be a JSON object.")

@@ -79,6 +79,9 @@ class Submission(models.Model):
     class Status(models.TextChoices):
         RECEIVED = "received", "Received"
         PROCESSING = "processing", "Processing"
+        # A fault of ours (our disk full, our storage unreachable) stopped the attempt: never the
+        # submitter's rejection; the requeue tries again once `retry_at` has passed.
+        RETRYING = "retrying", "Waiting to retry (our fault)"
         VERIFIED = "verified", "Verified"
         INVALID = "invalid", "Invalid"
         REJECTED = "rejected", "Rejected"
@@ -86,6 +89,7 @@ class Submission(models.Model):
         RECORDED = "recorded", "Published record"
 
     FINAL_STATUSES = (Status.VERIFIED, Status.INVALID, Status.REJECTED, Status.RECORDED)
+    IN_PROGRESS_STATUSES = (Status.RECEIVED, Status.PROCESSING, Status.RETRYING)
 
     class Source(models.TextChoices):
         UPLOAD = "upload", "Uploaded"
@@ -116,6 +120,10 @@ class Submission(models.Model):
     # left by a dead worker and is requeued within a minute or two, never while it is still alive.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Of those attempts, the ones a fault of ours ended (submissions.ingest.pipeline): they say nothing
+    # about the archive, so they never count towards INGEST_MAX_ATTEMPTS, and they set the backoff.
+    fault_attempts = models.PositiveSmallIntegerField(default=0)
+    retry_at = models.DateTimeField(null=True, blank=True)
 
     # The values the submission is ranked by: the recomputed ones once verified, or the published
     # list values for imported history that has no raw files.
@@ -161,6 +169,11 @@ class Submission(models.Model):
     @property
     def is_final(self) -> bool:
         return self.status in self.FINAL_STATUSES
+
+    @property
+    def interrupted_attempts(self) -> int:
+        """Attempts that stopped without an outcome (a dead worker): what INGEST_MAX_ATTEMPTS bounds."""
+        return max(self.attempts - self.fault_attempts, 0)
 
 
 class SystemDescription(models.Model):

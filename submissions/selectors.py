@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from registry.core.compiled_query import CompiledQuery
 from scoring.model import SCORED_PHASES
+from scoring.readers.numbers import to_float
 from submissions.evidence_basis import with_basis
 from submissions.io500_org import PUBLISHED_PHASE_FIELDS
 from submissions.models import (
@@ -208,8 +210,12 @@ def published_phase_value(record: Mapping[str, Any], phase: str) -> float | None
 
 
 def _positive(raw: Any) -> float | None:
-    try:
+    """A published figure above zero: text is read by the scoring readers' parser (so "nan", "inf"
+    and "1_000" are no figure, as in every other reader), a JSON number taken as it is."""
+    if isinstance(raw, str):
+        number = to_float(raw)
+    elif isinstance(raw, int | float) and not isinstance(raw, bool):
         number = float(raw)
-    except (TypeError, ValueError):
+    else:
         return None
-    return number if number > 0 else None
+    return number if number is not None and math.isfinite(number) and number > 0 else None

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from registry.models import Release
 from submissions.evidence_basis import submission_basis
-from submissions.json_input import MAX_DEPTH, TOO_DEEP, JsonTooDeep, loads_bounded, nesting_depth
+from submissions.json_input import JsonRefused, check_value, loads_bounded
 from submissions.models import (
     Archive,
     BasisLevelChoice,
@@ -35,10 +35,9 @@ from submissions.system.files import SystemFileUnreadable, read_system_upload
 
 
 class BoundedJSONField(serializers.JSONField):
-    """A JSON text field whose nesting is bounded (submissions.json_input): a deeply nested text is
-    a 400 with the reason, not a RecursionError."""
-
-    default_error_messages = {"too_deep": TOO_DEEP}
+    """A JSON text field read within bounds (submissions.json_input): a text too long is refused
+    before it is parsed, one nested too deeply or holding too many values is a 400 with the reason,
+    not a RecursionError or an answer listing every one of its names."""
 
     def get_value(self, dictionary: Any) -> Any:
         # A file part stays a file (the parent would take its name for the JSON text).
@@ -51,14 +50,13 @@ class BoundedJSONField(serializers.JSONField):
                 return read_system_upload(data, getattr(data, "size", None))
             except SystemFileUnreadable as exc:
                 raise serializers.ValidationError(str(exc)) from exc
-        if not (self.binary or getattr(data, "is_json_string", False)):
-            if nesting_depth(data) > MAX_DEPTH:
-                self.fail("too_deep")
-            return super().to_internal_value(data)
         try:
+            if not (self.binary or getattr(data, "is_json_string", False)):
+                check_value(data)
+                return super().to_internal_value(data)
             return loads_bounded(data.decode() if isinstance(data, bytes) else data)
-        except JsonTooDeep:
-            self.fail("too_deep")
+        except JsonRefused as exc:
+            raise serializers.ValidationError(str(exc)) from exc
         except (TypeError, ValueError):
             self.fail("invalid")
 

@@ -67,8 +67,23 @@ def _answer_duplicate(sha256: str, submitter: User | None) -> tuple[Submission, 
     if archive is None:
         return None
     if _same_submitter(archive.submission, submitter):
-        return archive.submission, False
+        return _retry_now_if_waiting(archive.submission), False
     raise DuplicateArchive()
+
+
+def _retry_now_if_waiting(submission: Submission) -> Submission:
+    """The submitter sent the same bytes again while a fault of ours holds their submission back:
+    they get that submission, queued again now rather than after its backoff."""
+    if submission.status != Submission.Status.RETRYING:
+        return submission
+    with transaction.atomic():
+        row = Submission.objects.select_for_update().get(pk=submission.pk)
+        if row.status == Submission.Status.RETRYING:
+            row.status = Submission.Status.RECEIVED
+            row.retry_at = None
+            row.save(update_fields=["status", "retry_at", "updated_at"])
+            ingest_schedule(row.pk)
+        return row
 
 
 def _clean_extra_files(extra_files: Mapping[str, File[bytes]] | None) -> dict[str, File[bytes]]:

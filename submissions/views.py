@@ -9,12 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from submissions.archives import ArchiveStorageUnavailable
+from registry.core.errors import service_unavailable
+from submissions.archives import ArchiveStorageUnavailable, ArchiveUnreachable, open_stored
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
@@ -112,14 +114,18 @@ def status(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 @require_GET
-def download(request: HttpRequest, pk: int, archive_id: int) -> FileResponse:
+def download(request: HttpRequest, pk: int, archive_id: int) -> HttpResponseBase:
     submission = submission_get_visible(user=request.user, pk=pk)
     archive = next((a for a in submission.archives.all() if a.pk == archive_id), None)
     if archive is None:
         raise Http404("No such file in this submission.")
+    try:
+        stored = open_stored(str(archive.file.name))
+    except ArchiveUnreachable as exc:
+        return service_unavailable(request, str(exc))
     # Served as an opaque download whatever its content, so an uploaded file can never run as a page.
     response = FileResponse(
-        archive.file.open("rb"),
+        stored,
         as_attachment=True,
         filename=archive.original_name,
         content_type="application/octet-stream",

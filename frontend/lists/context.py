@@ -264,8 +264,9 @@ def list_context(
             "headers": [header(params, column, current_sort) for column in columns],
             "columns": columns,
             "share_url": reverse("frontend:list", kwargs=base) + querystring,
-            # A formula in another spelling is answered but never kept (nor marked public).
-            "cacheable": result.canonical,
+            # A custom ranking (any formula, any weights) is answered but never kept (nor marked
+            # public): anyone can vary it without end (registry.lists.rows.CUSTOM_PARAMS).
+            "cacheable": not result.ranked_by_reader,
             "facets": list_facets(snapshot=snapshot),
             "versions": snapshot_versions(release=release, kind=kind),
             "csv_url": reverse("frontend:list-download", kwargs={**base, "fmt": "csv"}) + querystring,

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from registry.core.text import without_bidi_controls
+
 CENTS = Decimal("0.01")
 
 
@@ -28,7 +30,8 @@ def two_decimals(value: float | None) -> str:
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else escape(str(value))
+    # Bidi controls in a name would turn the text after it around (registry.core.text).
+    return "" if value is None else escape(without_bidi_controls(str(value)))
 
 
 def _badge(row: Mapping[str, Any]) -> str:

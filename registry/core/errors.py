@@ -38,11 +38,16 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:
+    return service_unavailable(request, _UNAVAILABLE)
+
+
+def service_unavailable(request: HttpRequest, message: str) -> HttpResponse:
+    """503 with `message` (a page, or JSON for API clients), to be asked again after Retry-After."""
     response: HttpResponse
     if _wants_json(request):
-        response = JsonResponse({"detail": _UNAVAILABLE}, status=503)
+        response = JsonResponse({"detail": message}, status=503)
     else:
-        response = HttpResponse(render_to_string("503.html", {"message": _UNAVAILABLE}), status=503)
+        response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_S)
     response["Cache-Control"] = "no-store"
     return response

@@ -9,6 +9,10 @@ never stored, so a crawler or an attacker cannot fill the caches with copies of 
 Free text (a search, a file system or vendor name) cannot be reduced to a few spellings; it is kept
 when trimmed, printable and short, and what that still lets a client vary is bounded by the cache
 server's memory limit with least-recently-used eviction (docker/compose.yaml).
+
+A custom ranking (`formula`, `w_bw`, `w_md`) has no canonical spelling on purpose: every formula and
+every pair of weights is a different answer anyone can ask for, and each kept answer cost about
+0.9 MiB of cache. Those queries are answered from the cached rows of the list and never stored.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from django.http import QueryDict
 FREE_TEXT_MAX = 64
 _FREE_TEXT = re.compile(rf"(?=\S)[^\x00-\x1f\x7f]{{1,{FREE_TEXT_MAX}}}(?<=\S)")
 _COUNT = re.compile(r"0|[1-9]\d{0,5}")
-_WEIGHT = re.compile(r"(?:0|[1-9]\d{0,2})(?:\.\d{1,2})?")
 
 # The canonical spelling of every query parameter a public page reads. Parameters whose values are
 # names the apps define (list columns, chart kinds) are added by them (query_shapes_register).
@@ -36,8 +39,6 @@ VALUE_SHAPES: dict[str, Pattern[str]] = {
     "nodes_min": _COUNT,
     "nodes_max": _COUNT,
     "year": re.compile(r"(?:19|20)\d\d"),
-    "w_bw": _WEIGHT,
-    "w_md": _WEIGHT,
     "version": re.compile(r"[1-9]\d{0,5}"),
     "phase": re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"),
 }

@@ -26,6 +26,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 
+from registry.core.text import username_key
+
 logger = logging.getLogger(__name__)
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -233,7 +235,9 @@ class RateLimitMiddleware:
         is counted before it is evaluated (an atomic INCR), so concurrent guesses cannot overshoot
         the limit; a successful log-in gives its count back.
         """
-        username = str(request.POST.get("username", ""))[:150].strip().lower()
+        # The name as the log-in looks it up (submissions.accounts.backends): ALICE in fullwidth
+        # letters and "Alice" are alice's account, so they count against alice's lock.
+        username = username_key(str(request.POST.get("username", ""))[:150].strip())
         address = client_address(request)
         reserved = [
             (f"login-pair:{address}:{username}", parse_rate(settings.LOGIN_FAILURE_RATE)),

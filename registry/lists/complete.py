@@ -59,13 +59,14 @@ from registry.lists.io500_org import (
 )
 from registry.lists.permalinks import ListIdentity, list_identity
 from registry.lists.rows import (
+    BASE_PARAMS,
     CUSTOM_FIELDS,
     ROW_FIELDS,
-    ROW_PARAMS,
     SUBLIST_FIELDS,
     RowsResult,
     list_payload,
-    list_rows_cached,
+    list_rows_base,
+    rows_ranked,
 )
 from registry.models import ListEntry, ListSnapshot
 from scoring.model import BasisLevel
@@ -302,21 +303,23 @@ def complete_rows(
 
 
 def list_rows_complete(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
-    """The rows of one list view (its search, filters, sort and weights) with every column, cached
-    like the page's rows: until the next publish or import, for the views the site links to."""
-    result = list_rows_cached(snapshot=snapshot, params=params)
+    """The rows of one list view (its search, filters, sort and weights) with every column. The
+    complete rows of the search, filters and sort are cached like the page's rows (until the next
+    publish or import, for the views the site links to); a custom ranking is applied to them on
+    every request and never kept (registry.lists.rows.CUSTOM_PARAMS)."""
+    base = list_rows_base(snapshot=snapshot, params=params)
     key = ""
     # Only the views the site's own links ask for are kept, as for the page's rows.
-    if result.cache_key and result.canonical and canonical_values(params, ROW_PARAMS):
+    if base.cache_key and canonical_values(params, BASE_PARAMS):
         # The site address is in every row (permalinks): a changed SITE_URL must not reuse rows.
-        key = f"{result.cache_key}:complete:{site_fingerprint()}"
+        key = f"{base.cache_key}:complete:{site_fingerprint()}"
         cached = cache.get(key)
         if isinstance(cached, RowsResult):
-            return cached
-    complete = dataclasses.replace(result, rows=complete_rows(snapshot, result.rows), cache_key=key)
+            return rows_ranked(cached, params)
+    complete = dataclasses.replace(base, rows=complete_rows(snapshot, base.rows), cache_key=key)
     if key:
         cache.set(key, complete, LIST_CACHE_SECONDS)
-    return complete
+    return rows_ranked(complete, params)
 
 
 def list_payload_complete(snapshot: ListSnapshot, result: RowsResult) -> dict[str, Any]:

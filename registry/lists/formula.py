@@ -384,7 +384,7 @@ def _names(node: Node) -> Iterator[str]:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Writing: one spelling per formula, so that every way of typing it shares one cache entry.
+# Writing: one spelling per formula, which the page's links and its formula field repeat.
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
 _NEGATE_PRECEDENCE = 3
@@ -431,11 +431,6 @@ def formula_text(node: Node) -> str:
     if _precedence(node.right) <= own:
         right = f"({right})"
     return f"{left} {node.operator} {right}"
-
-
-# The characters of canonical formulas (names are lower case): the public caches keep answers
-# only for a formula spelt like this (registry.core.query_params shapes).
-CANONICAL_SHAPE = rf"(?=\S)[a-z0-9_.+\-*/^(), ]{{1,{MAX_LENGTH}}}(?<=\S)"
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -135,6 +136,10 @@ SUBLIST_PARAMS = (
 )
 # Only these query parameters change the rows; anything else (e.g. tracking tags) shares the cache entry.
 ROW_PARAMS = (*SUBLIST_PARAMS, "o", "w_bw", "w_md", "formula")
+# A custom ranking is anyone's to vary without end (every formula, every pair of weights): the rows
+# it ranks are cached, the ranking never is (a stored answer per formula filled the cache: 0.9 MiB each).
+CUSTOM_PARAMS = ("w_bw", "w_md", "formula")
+BASE_PARAMS = tuple(name for name in ROW_PARAMS if name not in CUSTOM_PARAMS)
 
 
 @dataclass(frozen=True)
@@ -150,14 +155,21 @@ class RowsResult:
     # Filters were given: the rows carry their rank inside the sublist.
     sublist: bool = False
     statistics: dict[str, Any] | None = None
-    # Whether an answer built from this query may be kept (the formula as the site's links write it).
+    # Whether the formula is spelt as the site's links write it (the links repeat that spelling).
     canonical: bool = True
-    # Names this exact view of a published list; empty for drafts, which must never be cached.
+    # Names this exact view of a published list; empty for drafts and for custom rankings, which must
+    # never be cached.
     cache_key: str = ""
 
     @property
     def custom(self) -> bool:
         return bool(self.formula) or self.weights is not None
+
+    @property
+    def ranked_by_reader(self) -> bool:
+        """A custom ranking was asked for (valid or not): an answer nobody else is likely to ask
+        for again, so no cache keeps it."""
+        return self.custom or bool(self.custom_errors)
 
 
 def _rows_key(snapshot: ListSnapshot, relevant: tuple[tuple[str, str], ...]) -> str:
@@ -165,10 +177,11 @@ def _rows_key(snapshot: ListSnapshot, relevant: tuple[tuple[str, str], ...]) -> 
     return f"lists:rows:{list_cache_generation()}:{snapshot.pk}:{snapshot.status}:{digest}"
 
 
-def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
-    """The serialised rows of one list view, cached until the next publish (or import) bumps the
-    list cache generation. Published snapshots never change, so the cache cannot go stale."""
-    relevant = tuple((name, str(params.get(name, ""))) for name in ROW_PARAMS if params.get(name))
+def list_rows_base(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
+    """The serialised rows of one list view without its custom ranking (search, filters and sort
+    only), cached until the next publish (or import) bumps the list cache generation. Published
+    snapshots never change, so the cache cannot go stale."""
+    relevant = tuple((name, str(params.get(name, ""))) for name in BASE_PARAMS if params.get(name))
     key = _rows_key(snapshot, relevant)
     cached = cache.get(key)
     if isinstance(cached, RowsResult):
@@ -176,8 +189,45 @@ def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> Ro
     given = dict(relevant)
     result = list_rows(snapshot=snapshot, params=given)
     rows = list_row_values(result.entries)
-    ranking = result.ranking
+    sublist = any(given.get(name) for name in SUBLIST_PARAMS)
+    if sublist:
+        sublist_rank(rows)
+    answer = RowsResult(
+        rows=rows,
+        weights=None,
+        filter_errors={name: [str(e) for e in errors] for name, errors in result.filterset.errors.items()},
+        sublist=sublist,
+        statistics=sublist_statistics(rows),
+        cache_key=key if snapshot.is_frozen else "",
+    )
+    # Only views the site's own links ask for are kept; other spellings of a value are answered anew.
+    if snapshot.is_frozen and canonical_values(params, BASE_PARAMS):
+        cache.set(key, answer, LIST_CACHE_SECONDS)
+    return answer
+
+
+def _custom_after_entry(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row with its custom columns right after the entry's own (ROW_FIELDS), where the JSON
+    downloads have always had them, before the sublist rank and the complete columns."""
+    ordered: dict[str, Any] = {}
+    for name, value in row.items():
+        if name in CUSTOM_FIELDS:
+            continue
+        ordered[name] = value
+        if name == ROW_FIELDS[-1]:
+            ordered.update((custom, row.get(custom)) for custom in CUSTOM_FIELDS)
+    return ordered
+
+
+def rows_ranked(base: RowsResult, params: Mapping[str, str]) -> RowsResult:
+    """`base` (rows of `list_rows_base`, as they are or made complete) with the custom ranking the
+    query asks for: computed for every request, never cached (see CUSTOM_PARAMS)."""
+    given = {name: str(params.get(name, "")) for name in ROW_PARAMS if params.get(name)}
+    if not any(given.get(name) for name in CUSTOM_PARAMS):
+        return base
+    ranking = custom_ranking(given)
     formula = ranking.active
+    rows = [dict(row) for row in base.rows]
     notes: list[str] = []
     if formula is not None:
         phases = (
@@ -188,26 +238,24 @@ def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> Ro
         notes = custom_apply(rows, formula, phases).notes
         # A typed formula ranks the table by itself unless another sort is asked for.
         ordering = given.get("o") or (f"-{SORT_NAME}" if ranking.formula is not None else "")
-        rows = sorted_by_custom(rows, ordering)
-    sublist = any(given.get(name) for name in SUBLIST_PARAMS)
-    if sublist:
-        sublist_rank(rows)
-    answer = RowsResult(
+        rows = [_custom_after_entry(row) for row in sorted_by_custom(rows, ordering)]
+    return dataclasses.replace(
+        base,
         rows=rows,
         weights=ranking.weights if ranking.formula is None else None,
-        filter_errors={name: [str(e) for e in errors] for name, errors in result.filterset.errors.items()},
         formula=ranking.formula.text if ranking.formula is not None else "",
         custom_errors=ranking.errors,
         custom_notes=tuple(notes),
-        sublist=sublist,
         statistics=sublist_statistics(rows),
         canonical=ranking.canonical,
-        cache_key=key if snapshot.is_frozen else "",
+        cache_key="",
     )
-    # Only views the site's own links ask for are kept; other spellings of a value are answered anew.
-    if snapshot.is_frozen and canonical_values(params, ROW_PARAMS) and ranking.canonical:
-        cache.set(key, answer, LIST_CACHE_SECONDS)
-    return answer
+
+
+def list_rows_cached(*, snapshot: ListSnapshot, params: Mapping[str, str]) -> RowsResult:
+    """The serialised rows of one list view: the cached rows of its search, filters and sort, ranked
+    by the custom weights or formula when the query gives them."""
+    return rows_ranked(list_rows_base(snapshot=snapshot, params=params), params)
 
 
 def resolve_list(release: str, kind: str, version: str = "") -> tuple[Release, ListSnapshot | None]:

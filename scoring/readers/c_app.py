@@ -14,13 +14,14 @@ from scoring.model import Era, Finding, Phase, RunResult, Score
 from scoring.readers.files import RunFiles
 from scoring.readers.ini import IniDocument, IniSection, parse_ini
 from scoring.readers.lines import shown, too_long, too_long_note
-from scoring.readers.numbers import to_float, to_int
+from scoring.readers.numbers import to_count, to_float, to_int
 from scoring.readers.phases import (
     attach_details,
     checked_value,
     fill_scale,
     new_phase,
     raise_unreadable,
+    read_recorded,
     timestamp_in,
 )
 from scoring.readers.tool_versions import tool_versions
@@ -226,6 +227,8 @@ def read_c_app(files: RunFiles) -> RunResult:
     if ini is None and summary is not None and summary.invalid_lines:
         run.header_errors = tuple(summary.invalid_lines)
     run.result_ini = ini.as_app_sees_it() if ini is not None else []
+    run.result_recorded = [(name, read_recorded(dict(items))) for name, items in run.result_ini]
+    run.result_procs = to_count(_app_header(run.result_ini).get("procs"))
     for name, phase in phases.items():
         if phase.scored:
             run.phases[name] = phase
@@ -249,6 +252,16 @@ def _run_header(ini: IniDocument | None) -> dict[str, str]:
         for key, value in section.items:
             merged.setdefault(key, value)
     return merged
+
+
+def _app_header(sections: list[tuple[str, list[tuple[str, str]]]]) -> dict[str, str]:
+    """The header keys as the application sees them (empty values left out), first one winning."""
+    header: dict[str, str] = {}
+    for name, items in sections:
+        if name.lower() in ("", "run"):
+            for key, value in items:
+                header.setdefault(key, value)
+    return header
 
 
 def _header_sections(ini: IniDocument | None) -> list[IniSection]:

@@ -64,7 +64,9 @@ def size_range(text: str) -> tuple[float, float] | None:
     if match is None:
         return None
     number, unit = match.group(1), _UNITS[match.group(2)]
-    value = float(number)
+    value = to_float(number)
+    if value is None:
+        return None
     if "." not in number:
         return value * unit, value * unit
     return (value - 0.005) * unit, (value + 0.005) * unit
@@ -92,8 +94,9 @@ def _block_option(key: str, value: str, source: str) -> list[EchoedOption]:
             found.append(_exact("segmentCount", value, source, number))
     elif key == "pattern":
         match = _SEGMENTS_RE.search(value)
-        if match:
-            found.append(_exact("segmentCount", value, source, int(match.group(1))))
+        segments = to_int(match.group(1)) if match else None
+        if segments is not None:
+            found.append(_exact("segmentCount", value, source, segments))
     elif key == "ordering in a file":
         if value.startswith(("sequential", "random")):
             found.append(_switch("randomOffset", value, source, value.startswith("random")))
@@ -132,8 +135,9 @@ def _inter_file(value: str, source: str) -> list[EchoedOption]:
     elif value.startswith("random task offset"):
         found.append(_switch("reorderTasksRandom", value, source, True))
     match = _TASK_OFFSET_RE.search(value)
-    if match:
-        found.append(_exact("taskPerNodeOffset", value, source, int(match.group(1))))
+    offset = to_int(match.group(1)) if match else None
+    if offset is not None:
+        found.append(_exact("taskPerNodeOffset", value, source, offset))
     return found
 
 

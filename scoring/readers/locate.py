@@ -1,21 +1,17 @@
 """Find the IO500 result directories inside a folder or an archive and read each into a `RunResult`.
 
 `read_runs()` is the one entry point the rules and the Django pipeline call. Archives are never
-extracted: members are streamed, only regular files with safe names are read, every file is capped,
-and the bytes decompressed are counted so that a compression bomb ends in a clear error. Links,
-absolute or `..` names and nested archives are skipped with a read note (the registry's sandboxed
-extraction rejects such uploads on its own; here they simply do not take part in the reading).
+extracted: members come from the archive walker (`scoring.readers.walk`, the one the upload
+sandbox unpacks through, with the same limits and refusals), only regular files with safe names are
+read, and every file is capped. Links, absolute or `..` names and nested archives are skipped with a
+read note (the registry's sandboxed extraction rejects such uploads on its own; here they simply do
+not take part in the reading).
 """
 
 from __future__ import annotations
 
-import lzma
 import os
 import posixpath
-import stat
-import tarfile
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -24,14 +20,8 @@ from scoring.codes import note
 from scoring.model import Finding, ReadError, RunResult
 from scoring.readers import RunFiles, read_run
 from scoring.readers.dev_script import MARKER as DEV_MARKER
-from scoring.readers.tarstream import (
-    BoundedTarInfo,
-    Readable,
-    TarRejected,
-    compression_of,
-    decompressed,
-    finish_stream,
-)
+from scoring.readers.walk import ArchiveRejected, Entry, walk_archive
+from scoring.readers.walk import Limits as ArchiveLimits
 
 MIB = 1024 * 1024
 
@@ -48,8 +38,8 @@ class Limits:
 
     max_file_bytes: int = 16 * MIB  # the result text files are kilobytes; per-rank CSVs a few MiB
     max_kept_bytes: int = 256 * MIB  # text kept in memory from one archive
-    max_stream_bytes: int = 2048 * MIB  # bytes decompressed while walking a compressed archive
-    max_members: int = 200_000
+    # Members, bytes decompressed, compression ratio, names: the walker's, the same as the ingest's.
+    archive: ArchiveLimits = field(default_factory=ArchiveLimits)
     # Each run is read and verified on its own (milliseconds each): thousands of tiny result folders
     # would keep a worker busy for minutes. The largest real upload of both corpora holds 8 runs.
     max_runs: int = 100
@@ -156,175 +146,42 @@ def _file_loader(file: Path, cap: int) -> Loader:
 
 
 def _archive_inventory(archive: Path, label: str, limits: Limits) -> _Inventory:
-    try:
-        with open(archive, "rb") as handle:
-            head = handle.read(512)
-    except OSError as error:
-        raise ReadError(f"{label} cannot be opened: {error.strerror}.") from error
-    if not head:
-        raise ReadError(f"{label} is an empty file, not an archive.")
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return _zip_inventory(archive, label, limits)
-    compression = compression_of(head)
-    if compression is not None:
-        return _tar_inventory(archive, label, limits, compression)
-    if len(head) >= 262 and head[257:262] == b"ustar":
-        return _tar_inventory(archive, label, limits, None)
-    raise ReadError(
-        f"{label} is neither a folder nor a supported archive (.tar.gz, .tgz, .tar, .tar.bz2, "
-        ".tar.xz or .zip)."
-    )
-
-
-class _StreamTooLarge(Exception):
-    pass
-
-
-class _CountingReader:
-    """A read-only stream that stops once more than `limit` bytes came out of the decompressor."""
-
-    def __init__(self, inner: Readable, limit: int) -> None:
-        self._inner = inner
-        self._limit = limit
-        self.count = 0
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._inner.read(size)
-        self.count += len(data)
-        if self.count > self._limit:
-            raise _StreamTooLarge
-        return data
-
-
-_ARCHIVE_DAMAGE = (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
-
-
-def _tar_inventory(archive: Path, label: str, limits: Limits, compression: str | None) -> _Inventory:
     inventory = _Inventory()
-    members = 0
+    entries = 0
     try:
-        with open(archive, "rb") as raw, decompressed(raw, compression) as stream:
-            counted = _CountingReader(stream, limits.max_stream_bytes)
-            # Stream mode ("r|") reads members in order without seeking: nothing is unpacked twice.
-            with tarfile.open(fileobj=counted, mode="r|", tarinfo=BoundedTarInfo) as tar:  # type: ignore[call-overload]
-                for member in tar:
-                    members += 1
-                    _add_tar_member(inventory, tar, member, limits)
-            finish_stream(counted, compression)
-    except TarRejected as error:
+        for entry in walk_archive(archive, limits.archive):
+            entries += 1
+            _add_entry(inventory, entry, limits)
+    except ArchiveRejected as error:
         raise ReadError(f"{label}: {error}") from None
-    except _StreamTooLarge:
-        raise ReadError(
-            f"{label} unpacks to more than {limits.max_stream_bytes // MIB} MiB; an IO500 result "
-            "archive is far smaller, so it was not read further."
-        ) from None
-    except ReadError:
-        raise
-    except _ARCHIVE_DAMAGE as error:
-        if members == 0 and isinstance(error, tarfile.ReadError) and "empty" in str(error).lower():
-            raise ReadError(f"{label} is an empty archive.") from None
-        raise ReadError(
-            f"{label} is damaged or incomplete and cannot be unpacked ({_reason(error)})."
-        ) from None
-    if members == 0:
+    if entries == 0:
         raise ReadError(f"{label} is an empty archive.")
     return inventory
 
 
-def _add_tar_member(
-    inventory: _Inventory, tar: tarfile.TarFile, member: tarfile.TarInfo, limits: Limits
-) -> None:
-    relpath = _safe_name(member.name)
-    if relpath is None:
-        inventory.notes.append((member.name, _unsafe_note(member.name)))
+def _add_entry(inventory: _Inventory, entry: Entry, limits: Limits) -> None:
+    if entry.problem is not None:
+        inventory.notes.append((entry.name, _unsafe_note(entry.problem)))
         return
+    relpath = "" if entry.path is None else entry.path.as_posix()
     if not relpath or _ignored(relpath):
         return
-    if member.isdir():
+    if entry.kind == "dir":
         inventory.irregular[relpath] = "directory"
         return
-    if member.issym() or member.islnk():
+    if entry.kind in ("symlink", "hardlink"):
         inventory.notes.append((relpath, _link_note(relpath)))
         inventory.irregular[relpath] = "link"
         return
-    if not member.isreg():
+    if entry.kind != "file":
         inventory.notes.append((relpath, _special_note(relpath)))
         inventory.irregular[relpath] = "special"
         return
-    _add_member_count(inventory, limits)
     inventory.files.append(relpath)
     _note_nested_archive(inventory, relpath)
-    if not _readable_name(relpath):
-        return
-    handle = tar.extractfile(member)
-    if handle is None:
-        return
-    data = handle.read(limits.max_file_bytes + 1)
-    _keep(inventory, relpath, data, limits)
-
-
-def _zip_inventory(archive: Path, label: str, limits: Limits) -> _Inventory:
-    inventory = _Inventory()
-    try:
-        with zipfile.ZipFile(archive) as zipped:
-            infos = zipped.infolist()
-            if not infos:
-                raise ReadError(f"{label} is an empty archive.")
-            decompressed = 0
-            for info in infos:
-                data = _add_zip_member(inventory, zipped, info, limits)
-                decompressed += data
-                if decompressed > limits.max_stream_bytes:
-                    raise _StreamTooLarge
-    except _StreamTooLarge:
-        raise ReadError(
-            f"{label} unpacks to more than {limits.max_stream_bytes // MIB} MiB; an IO500 result "
-            "archive is far smaller, so it was not read further."
-        ) from None
-    except ReadError:
-        raise
-    except RuntimeError as error:
-        raise ReadError(f"{label} cannot be read: {_reason(error)} (is it password protected?).") from None
-    except (zipfile.BadZipFile, NotImplementedError, *_ARCHIVE_DAMAGE) as error:
-        raise ReadError(
-            f"{label} is damaged or incomplete and cannot be unpacked ({_reason(error)})."
-        ) from None
-    return inventory
-
-
-def _add_zip_member(
-    inventory: _Inventory, zipped: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits
-) -> int:
-    relpath = _safe_name(info.filename)
-    if relpath is None:
-        inventory.notes.append((info.filename, _unsafe_note(info.filename)))
-        return 0
-    if not relpath or _ignored(relpath):
-        return 0
-    if info.is_dir():
-        inventory.irregular[relpath] = "directory"
-        return 0
-    mode = info.external_attr >> 16
-    if stat.S_ISLNK(mode):
-        inventory.notes.append((relpath, _link_note(relpath)))
-        inventory.irregular[relpath] = "link"
-        return 0
-    # Many zip writers store permission bits only; just an explicit non-regular type is special.
-    file_type = stat.S_IFMT(mode)
-    if file_type and file_type not in (stat.S_IFREG, stat.S_IFDIR):
-        inventory.notes.append((relpath, _special_note(relpath)))
-        inventory.irregular[relpath] = "special"
-        return 0
-    _add_member_count(inventory, limits)
-    inventory.files.append(relpath)
-    _note_nested_archive(inventory, relpath)
-    if not _readable_name(relpath):
-        return 0
-    with zipped.open(info) as handle:
-        # Read through the decompressor with a cap instead of trusting the declared size.
-        data = handle.read(limits.max_file_bytes + 1)
-    _keep(inventory, relpath, data, limits)
-    return len(data)
+    if _readable_name(relpath):
+        # Read now: a tar is one stream, and the walk moves on past this member's data.
+        _keep(inventory, relpath, entry.read(limits.max_file_bytes + 1), limits)
 
 
 def _keep(inventory: _Inventory, relpath: str, data: bytes, limits: Limits) -> None:
@@ -338,33 +195,15 @@ def _keep(inventory: _Inventory, relpath: str, data: bytes, limits: Limits) -> N
 
 
 def _add_member_count(inventory: _Inventory, limits: Limits) -> None:
-    if len(inventory.files) >= limits.max_members:
+    if len(inventory.files) >= limits.archive.max_members:
         raise ReadError(
-            f"The upload holds more than {limits.max_members} files; an IO500 result has a few dozen."
+            f"The upload holds more than {limits.archive.max_members:,} files; an IO500 result has a "
+            "few dozen."
         )
 
 
-def _safe_name(name: str) -> str | None:
-    """The member name as a clean relative posix path, or None when it is absolute or climbs out."""
-    cleaned = name.replace("\\", "/")
-    if cleaned.startswith("/") or (len(cleaned) > 1 and cleaned[1] == ":"):
-        return None
-    parts = [part for part in cleaned.split("/") if part not in ("", ".")]
-    if ".." in parts:
-        return None
-    return "/".join(parts)
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip()
-    return text or type(error).__name__
-
-
-def _unsafe_note(name: str) -> Finding:
-    return note(
-        "read-member-unsafe",
-        f"The archive member '{name}' has an absolute path or climbs out with '..'; it was skipped.",
-    )
+def _unsafe_note(problem: str) -> Finding:
+    return note("read-member-unsafe", f"{problem} It was skipped.")
 
 
 def _link_note(relpath: str) -> Finding:

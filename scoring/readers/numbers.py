@@ -1,12 +1,17 @@
-"""Strict number parsing shared by the readers: only finite decimal numbers count as values.
+"""The one parser of printed numbers and clocks: the readers turn text into values here, once, and
+hand the rules typed fields (tests/architecture/test_rules_read_no_text.py keeps the rules off it).
 
-Per-rank CSVs hold tens of thousands of numbers, so these run on float()/int() directly and reject
-afterwards what Python accepts but the benchmark never prints ("nan", "inf", "1_000").
+Only finite decimal numbers count as values. Per-rank CSVs hold tens of thousands of numbers, so these
+run on float()/int() directly and reject afterwards what Python accepts but the benchmark never prints
+("nan", "inf", "1_000").
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+
+from scoring.model import CLOCK_FORMAT
 
 
 def to_float(text: str | None) -> float | None:
@@ -31,6 +36,22 @@ def to_int(text: str | None) -> int | None:
     except ValueError:
         return None
     return None if "_" in text else value
+
+
+def to_count(text: str | None) -> int | None:
+    """A count: the integer written in `text` when it is zero or more, else None."""
+    value = to_int(text)
+    return value if value is not None and value >= 0 else None
+
+
+def to_clock(text: str | None) -> dt.datetime | None:
+    """The "YYYY-MM-DD HH:MM:SS" clock written in `text` (surrounding blanks allowed), or None."""
+    if not text:
+        return None
+    try:
+        return dt.datetime.strptime(text.strip(), CLOCK_FORMAT)
+    except ValueError:
+        return None
 
 
 def half_unit(text: str) -> float:

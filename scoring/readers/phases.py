@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import NoReturn
 
 from scoring.codes import note
@@ -16,11 +17,12 @@ from scoring.model import (
     RankRow,
     RawOutput,
     ReadError,
+    Recorded,
     RunResult,
 )
 from scoring.readers.files import RunFiles
 from scoring.readers.lines import shown
-from scoring.readers.numbers import to_float
+from scoring.readers.numbers import to_clock, to_count, to_float
 from scoring.readers.raw import (
     mdtest_operation,
     parse_find_stdout,
@@ -116,6 +118,19 @@ def attach_details(files: RunFiles, phase: Phase, raw_names: tuple[str, ...]) ->
     )
 
 
+def read_recorded(keys: Mapping[str, str]) -> Recorded:
+    """The clocks and counts of one result.txt section (its keys as printed), typed once here."""
+    return Recorded(
+        t_start=to_clock(keys.get("t_start")),
+        t_end=to_clock(keys.get("t_end")),
+        t_delta=to_float(keys.get("t_delta")),
+        nproc=to_float(keys.get("nproc")),
+        found=to_float(keys.get("found")),
+        total_files=to_float(keys.get("total-files")),
+        accessed_pairs=to_count(keys.get("accessed-pairs")),
+    )
+
+
 def new_phase(
     name: str,
     value: float,
@@ -135,6 +150,7 @@ def new_phase(
         invalid_marker=invalid_marker,
         command=command,
         values=values or {},
+        recorded=read_recorded(values or {}),
         errors=errors,
     )
 

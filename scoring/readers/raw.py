@@ -17,7 +17,6 @@ from scoring.readers.echo import ior_options, mdtest_options
 from scoring.readers.numbers import half_unit, to_float, to_int
 
 MIB = 1024 * 1024
-CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"  # the form of result.txt's t_start / t_end
 
 # --- IOR -------------------------------------------------------------------------------------
 # `(.*)` and a strip, never `\s*(.*?)\s*$`: the lazy group before trailing blanks backtracks
@@ -48,7 +47,7 @@ def parse_ior(text: str, file: str) -> RawOutput:
     max_text: str | None = None
     stonewall: float | None = None
     moved: float | None = None
-    clock: dict[str, str] = {}
+    clock: dict[str, dt.datetime] = {}
     errors = 0
     summary_header: list[str] | None = None
     summary_row: list[str] | None = None
@@ -290,7 +289,7 @@ def _around(value: float, error: float) -> tuple[float, float]:
     return value - error, value + error
 
 
-def _clock(line: str, clock: dict[str, str]) -> None:
+def _clock(line: str, clock: dict[str, dt.datetime]) -> None:
     """IOR's `Began : Tue Jun  2 10:30:58 2020` / `Finished : ...` (ctime, local time)."""
     match = _IOR_CLOCK_RE.match(line)
     if match is None or match.group(1) in clock:
@@ -310,19 +309,22 @@ _MONTHS = {
     )
 }
 _TIME_RE = re.compile(r"^\d\d:\d\d:\d\d$")
+_MAX_CLOCK_PART = 9999  # no year, day or time field of a valid clock is larger
 
 
-def _stamp(year: str, month: int, day: str, time: str) -> str | None:
-    """'YYYY-MM-DD HH:MM:SS' from the parts, or None when they are no valid date and time."""
+def _stamp(year: str, month: int, day: str, time: str) -> dt.datetime | None:
+    """The clock the parts give (to the second), or None when they are no valid date and time."""
     if not (year.isdigit() and day.isdigit() and _TIME_RE.match(time)):
         return None
+    # to_int, not int(): int() refuses digits isdigit() accepts ("²") and more than 4,300 digits.
+    numbers = [to_int(part) for part in (year, day, *time.split(":"))]
+    if any(number is None or number > _MAX_CLOCK_PART for number in numbers):
+        return None  # datetime() raises OverflowError, not ValueError, past a C long
+    whole = [number for number in numbers if number is not None]
     try:
-        # Inside the try: int() refuses digits isdigit() accepts ("²") and more than 4,300 digits.
-        hour, minute, second = (int(part) for part in time.split(":"))
-        stamp = dt.datetime(int(year), month, int(day), hour, minute, second)
+        return dt.datetime(whole[0], month, whole[1], whole[2], whole[3], whole[4])
     except ValueError:
         return None
-    return stamp.strftime(CLOCK_FORMAT)
 
 
 def _ior_moved_bytes(summary: dict[str, str]) -> float | None:
@@ -370,7 +372,7 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
     rates: dict[str, tuple[str, ...]] = {}
     times: dict[str, tuple[str, ...]] = {}
     table: dict[str, tuple[str, ...]] | None = None
-    clock: dict[str, str] = {}
+    clock: dict[str, dt.datetime] = {}
     for line in text.split("\n"):
         if line.startswith("SUMMARY"):
             table = times if line.startswith("SUMMARY time") else rates

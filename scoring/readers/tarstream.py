@@ -1,9 +1,8 @@
 """Reading a tar stream with bounded headers and a checked compression trailer.
 
-Shared by the scoring engine (`scoring.readers.locate`) and the upload sandbox
-(`submissions.ingest.unpack`), the two places that read tarballs, so both refuse the same archives
-for the same reasons. Everything here raises `TarRejected` with a message a submitter can act on;
-each caller turns it into its own rejection error.
+Used by the one archive walker (`scoring.readers.walk`), through which both the scoring engine and
+the upload sandbox read tarballs. Everything here raises `TarRejected` with a message a submitter
+can act on; the walker turns it into its `ArchiveRejected`.
 
 Two holes of Python's tarfile are closed:
 
@@ -27,7 +26,7 @@ import tarfile
 import weakref
 import zlib
 from contextlib import AbstractContextManager, nullcontext
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Protocol, Self
 
 # The real corpus (every shared submission packed by GNU tar in gnu and posix formats, and the
 # tarballs in the shared data) has no such header above 90 bytes, and no path above 96. A name is
@@ -180,6 +179,29 @@ class BoundedTarInfo(tarfile.TarInfo):
                 "not read further."
             )
         _spent[archive] = total
+
+
+# tarfile ends the archive quietly at a garbled or cut-off header after the first member; those are
+# damaged archives, and silently dropping the rest would hide the real reason for a missing result.
+_BAD_HEADER_ERRORS = tuple(
+    getattr(tarfile, name)
+    for name in ("InvalidHeaderError", "TruncatedHeaderError")
+    if hasattr(tarfile, name)
+)
+
+
+class StrictTarInfo(BoundedTarInfo):
+    """A BoundedTarInfo that refuses a garbled or cut-off header instead of ending the archive there."""
+
+    @classmethod
+    def fromtarfile(cls, tarfile: tarfile.TarFile) -> Self:
+        try:
+            return super().fromtarfile(tarfile)
+        except _BAD_HEADER_ERRORS as exc:
+            raise TarRejected(
+                f"The archive is damaged or truncated: a member header at byte {tarfile.offset:,} of the "
+                f"unpacked data cannot be read ({exc})."
+            ) from exc
 
 
 def pax_problem(header: bytes) -> str | None:

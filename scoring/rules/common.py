@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scoring.hashes import run_timestamp
+from scoring.hashes import run_timestamp, timestamp_date
 from scoring.model import RunResult
 
 
@@ -39,10 +39,4 @@ def timestamp_of(run: RunResult) -> str | None:
 
 
 def run_date(run: RunResult) -> dt.date | None:
-    stamp = timestamp_of(run)
-    if stamp is None:
-        return None
-    try:
-        return dt.datetime.strptime(stamp, "%Y.%m.%d-%H.%M.%S").date()
-    except ValueError:
-        return None
+    return timestamp_date(timestamp_of(run))

@@ -48,11 +48,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from scoring.codes import finding
 from scoring.means import phase_error, significant_error
 from scoring.model import (
+    CLOCK_FORMAT,
     PHASE_ORDER,
     BasisLevel,
     Era,
@@ -62,7 +62,6 @@ from scoring.model import (
     RawOutput,
     RunResult,
 )
-from scoring.readers.numbers import to_float
 from scoring.rules.find import rate_agrees
 
 REQUIRED_FILES: tuple[tuple[str, str], ...] = (
@@ -79,7 +78,6 @@ CLOCK_SLACK_S = 1.0  # t_start / t_end and the tools' clocks print whole seconds
 # Timers against the wall clock: 3.98 s over a 1,701 s phase on a real run (0.23 %); NTP alone
 # slews at most 0.05 %. Twice the worst seen, in proportion to the duration.
 CLOCK_DRIFT = 0.005
-CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"
 RELATIVE_SLACK = 1e-9  # double arithmetic against printed decimals, far below any printed digit
 CSV_RELATIVE = 1e-6  # per-rank CSVs print 11 significant digits; sums of thousands of them
 SCRIPT_TIMED = ("mdtest-hard-delete",)  # io500.sh printed its own duration for this phase
@@ -153,15 +151,9 @@ def _number(value: float) -> str:
     return f"{value:.6f}" if abs(value) < 1e6 else f"{value:.1f}"
 
 
-@lru_cache(maxsize=4096)
-def _clock(text: str | None) -> dt.datetime | None:
-    """A "YYYY-MM-DD HH:MM:SS" stamp; each is compared several times, and strptime is slow."""
-    if not text:
-        return None
-    try:
-        return dt.datetime.strptime(text.strip(), CLOCK_FORMAT)
-    except ValueError:
-        return None
+def _shown(clock: dt.datetime | None) -> str:
+    """A tool's clock in messages, in result.txt's form."""
+    return clock.strftime(CLOCK_FORMAT) if clock is not None else "?"
 
 
 # --- required files (C eras) --------------------------------------------------------------------
@@ -401,17 +393,20 @@ def _check_find_counts(
     build of io500-sc20 (submission-453) printed the aggregate counts on every rank's row; such a
     file agrees when every row carries result.txt's counts.
     """
-    nproc = to_float(phase.values.get("nproc"))
-    if run.era.is_shell or raw is None or not phase.ranks or nproc is None:
+    recorded = phase.recorded
+    if run.era.is_shell or raw is None or not phase.ranks or recorded.nproc is None:
         return None
     found, total = raw.found, raw.items
     rows = {(row.found, row.items) for row in phase.ranks}
     if len(rows) == 1 and len(phase.ranks) > 1:
         found, total = next(iter(rows))
-    checks = [("nproc", float(len(phase.ranks))), ("total-files", total), ("found", found)]
+    checks = [
+        ("nproc", recorded.nproc, float(len(phase.ranks))),
+        ("total-files", recorded.total_files, total),
+        ("found", recorded.found, found),
+    ]
     status = AGREES
-    for key, counted in checks:
-        claimed = to_float(phase.values.get(key))
+    for key, claimed, counted in checks:
         if claimed is None or counted is None:
             continue
         if claimed != counted:
@@ -450,8 +445,7 @@ def _drift_slack(seconds: float) -> float:
 
 def _phase_clocks(phase: Phase) -> tuple[dt.datetime | None, dt.datetime | None, float | None]:
     """t_start, t_end and t_delta (one that is there but unreadable: rules/structure.py)."""
-    start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
-    return start, end, to_float(phase.values.get("t_delta"))
+    return phase.recorded.t_start, phase.recorded.t_end, phase.recorded.t_delta
 
 
 def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: EvidenceReport) -> str | None:
@@ -466,7 +460,7 @@ def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: Ev
     status = _check_tool_times(phase, raw, t_delta, report) or status
     if start is None or end is None:
         return status
-    started, finished = _clock(raw.started), _clock(raw.finished)
+    started, finished = raw.started, raw.finished
     if started is None and finished is None:
         return status
     slack = dt.timedelta(seconds=CLOCK_SLACK_S)
@@ -479,8 +473,8 @@ def _check_clock(run: RunResult, phase: Phase, raw: RawOutput | None, report: Ev
         "evidence-clock-mismatch",
         raw_file=raw.file,
         tool=raw.tool,
-        started=raw.started or "?",
-        finished=raw.finished or "?",
+        started=_shown(raw.started),
+        finished=_shown(raw.finished),
         start=phase.values.get("t_start"),
         end=phase.values.get("t_end"),
     )
@@ -521,7 +515,7 @@ def _check_tool_times(
     clock: offsets between nodes lengthen it (by 345 s on one real DAOS run) and show in its open
     and close columns, so IOR's time may exceed the wall clocks by that much and no more.
     """
-    started, finished = _clock(raw.started), _clock(raw.finished)
+    started, finished = raw.started, raw.finished
     span = (finished - started).total_seconds() if started and finished else None
     skew = (raw.open_close_s or 0.0) if raw.tool == "ior" else 0.0
     tool_time = raw.time_low
@@ -663,7 +657,7 @@ def _check_order(order: list[Phase], report: EvidenceReport) -> None:
         raw = phase.raw
         if raw is None:
             continue
-        started, finished = _clock(raw.started), _clock(raw.finished)
+        started, finished = raw.started, raw.finished
         if started is not None and previous is not None:
             before, before_raw, ended = previous
             status = status or AGREES
@@ -674,9 +668,9 @@ def _check_order(order: list[Phase], report: EvidenceReport) -> None:
                     phase,
                     "evidence-clock-order",
                     raw_file=raw.file,
-                    started=raw.started,
+                    started=_shown(started),
                     previous=before.name,
-                    finished=before_raw.finished,
+                    finished=_shown(ended),
                     previous_file=before_raw.file,
                 )
         if finished is not None:
@@ -690,7 +684,7 @@ def _check_phase_chain(order: list[Phase], report: EvidenceReport) -> None:
     previous: tuple[Phase, dt.datetime] | None = None
     status = None
     for phase in order:
-        start, end = _clock(phase.values.get("t_start")), _clock(phase.values.get("t_end"))
+        start, end = phase.recorded.t_start, phase.recorded.t_end
         if start is not None and previous is not None:
             before, ended = previous
             status = status or AGREES

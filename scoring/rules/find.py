@@ -21,7 +21,6 @@ import math
 
 from scoring.codes import finding
 from scoring.model import Finding, Phase, RunResult
-from scoring.readers.numbers import to_float
 
 FIND_PHASES = ("find", "find-easy", "find-hard")
 TIME_ROUNDING_S = 0.005  # the coarsest printed runtime: shell `%6.2f`
@@ -30,16 +29,11 @@ RELATIVE_SLACK = 1e-6
 SHELL_BC_TRUNCATION = 0.01  # kIOPS: bc scale=2 drops the digits after the second decimal
 
 
-def _number(phase: Phase, key: str) -> float | None:
-    # The application prints these as finite decimals; "nan" or "inf" is as unreadable as any other
-    # text, so the rule falls back to the raw record (float() let a nan switch the rate check off).
-    return to_float(phase.values.get(key))
-
-
 def _counts(phase: Phase) -> tuple[float | None, float | None]:
     """(matched files, scanned files) from result.txt, else from the raw pfind output."""
-    found = _number(phase, "found")
-    total = _number(phase, "total-files")
+    # The reader keeps only finite decimals: a "nan" or "inf" is as unreadable as any other text, so
+    # the rule falls back to the raw record (a nan once switched the rate check off).
+    found, total = phase.recorded.found, phase.recorded.total_files
     if phase.raw is not None:
         found = found if found is not None else phase.raw.found
         total = total if total is not None else phase.raw.items
@@ -48,7 +42,7 @@ def _counts(phase: Phase) -> tuple[float | None, float | None]:
 
 def _rate_findings(run: RunResult, phase: Phase, total: float) -> list[Finding]:
     raw_time = phase.raw.time_s if phase.raw is not None else None
-    wall_time = _number(phase, "t_delta") or phase.time_s
+    wall_time = phase.recorded.t_delta or phase.time_s
     if raw_time is not None and raw_time > 0:
         low_time, high_time = raw_time - TIME_ROUNDING_S, raw_time + TIME_ROUNDING_S
         time_s = raw_time

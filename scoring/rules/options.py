@@ -26,10 +26,9 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from scoring.cmdline import CommandLine
+from scoring.cmdline import CommandLine, configured_number, option_number, parameter_number
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, EchoedOption, Finding, Phase, RunResult
-from scoring.readers.numbers import to_float, to_int
 from scoring.rules.common import config_source, config_value, run_date
 from scoring.rules.params import SHELL_MDTEST_VERIFY_SINCE
 
@@ -64,20 +63,9 @@ IOR_DEFAULTS: dict[str, str] = {
     "repetitions": "1",
     **dict.fromkeys(IOR_SWITCHES.values(), "0"),
 }
-SIZE_NAMES = ("transferSize", "blockSize")
 _SWITCH_NAMES = frozenset(IOR_SWITCHES.values())
 _OPTION_OF = {name: option for option, name in (*IOR_VALUES.items(), *IOR_SWITCHES.items())}
 _DIRECTIVES = {name.lower(): name for name in (*IOR_DEFAULTS, "api")}
-_SUFFIXES = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
-
-
-def ior_size(text: str) -> int | None:
-    """IOR's size syntax: digits with an optional k/m/g/t/p suffix in powers of 1024."""
-    text = text.strip()
-    scale = _SUFFIXES.get(text[-1:].lower(), 1) if text else 1
-    digits = text[:-1] if scale != 1 else text
-    number = to_int(digits) if digits.isdigit() else None  # isdigit() passes "²", which int() refuses
-    return None if number is None else number * scale
 
 
 def ior_parameters(command: str) -> dict[str, str]:
@@ -113,12 +101,6 @@ def _directive(item: str, found: dict[str, str]) -> None:
         found[name] = value.strip()
 
 
-def _number(name: str, text: str) -> float | None:
-    if name in SIZE_NAMES:
-        return ior_size(text)
-    return to_float(text)  # finite only: int() of inf or nan raises below
-
-
 def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
     """Whether the value a command sets is one the echo allows (`commanded` as the command wrote it)."""
     if echo.low is None or echo.high is None:
@@ -127,7 +109,7 @@ def echo_agrees(echo: EchoedOption, commanded: str) -> bool:
         # IOR 3.3 counts a repeated switch (`-C ... -C` printed reord 2 in a real run) and the
         # Options block only says on or off: on or off is what is compared.
         return (echo.low > 0) == (commanded != "0")
-    value = _number(echo.name, commanded)
+    value = parameter_number(echo.name, commanded)
     if value is None:
         return True  # a value IOR would not have parsed either: nothing to compare
     # The echo's range already holds the printing's rounding; the margin is float noise only.
@@ -200,12 +182,12 @@ def _mdtest_echo(phase: Phase) -> list[Finding]:
     if raw is None or not raw.options or raw.command is None:
         return []
     cmd = CommandLine.parse(raw.command)
-    stride = to_float(cmd.value("-N") or "0") or 0.0
+    stride = cmd.number("-N") or 0.0
     shown_stride = f"-N {cmd.value('-N')}" if stride else "no -N"
     shifted = False
     for echo in raw.options:
         if echo.name == "items":
-            items = to_float(cmd.value("-n"))
+            items = cmd.number("-n")
             comparable = items is not None and cmd.has_flag("-F") and not cmd.values("-I")
             if comparable and items is not None and not _items_fit(echo.low, items, cmd):
                 return [
@@ -228,8 +210,8 @@ def _items_fit(echoed: float | None, items: float, cmd: CommandLine) -> bool:
     -n 380000 over 256 leaves made 379904 files per rank). Without a tree the count is -n."""
     if echoed is None:
         return True
-    depth = to_float(cmd.value("-z")) or 0.0
-    branches = to_float(cmd.value("-b")) or 1.0
+    depth = cmd.number("-z") or 0.0
+    branches = cmd.number("-b") or 1.0
     if depth < 0 or branches < 1 or depth > 64:
         return True  # nothing mdtest would have run; other rules judge the command
     try:
@@ -289,17 +271,6 @@ def _family(name: str) -> str | None:
     return None
 
 
-def _configured_number(name: str, text: str) -> float | None:
-    """A configured value as the application passes it on. segmentCount is an INI_INT read with
-    C's int conversion, which keeps the low 32 bits: 100000000000 becomes -s 1215752192 (a real
-    run of the shared corpus)."""
-    value = _number(name, text)
-    if name == "segmentCount" and value is not None and value == int(value):
-        wrapped = int(value) & 0xFFFFFFFF
-        return float(wrapped - (1 << 32) if wrapped >= 1 << 31 else wrapped)
-    return value
-
-
 def _config_text(run: RunResult, section: str, key: str) -> str | None:
     value = config_value(run, section, key)
     if value is None:
@@ -338,7 +309,7 @@ def _ior_config(run: RunResult, phase: Phase, family: str) -> Finding | None:
                     shown = "-F" if used == "1" else "no -F"
                     return _config_mismatch(run, phase, command, f"[{family}] {key}", configured, shown)
                 continue
-            if _configured_number(name, configured) != _number(name, used):
+            if configured_number(name, configured) != parameter_number(name, used):
                 shown = f"{_OPTION_OF.get(name, name)} {used}"
                 return _config_mismatch(run, phase, command, f"[{family}] {key}", configured, shown)
     return None
@@ -350,7 +321,7 @@ def _mdtest_config(run: RunResult, phase: Phase, family: str) -> Finding | None:
         return None
     for command in _commands(phase, _recorded_as(run)):
         used = CommandLine.parse(command.text).value("-n")
-        if used is not None and to_float(used) != to_float(configured):
+        if used is not None and option_number(used) != option_number(configured):
             return _config_mismatch(run, phase, command, f"[{family}] n", configured, f"-n {used}")
     return None
 
@@ -428,7 +399,7 @@ def _shell_config_rules(run: RunResult) -> list[Finding]:
                 continue
             for command in _commands(phase, _recorded_as(run)):
                 used = CommandLine.parse(command.text).value(option)
-                if used is not None and to_float(used) != to_float(configured):
+                if used is not None and option_number(used) != option_number(configured):
                     findings.append(
                         finding(
                             "options-config-mismatch",
@@ -462,7 +433,8 @@ def _shell_easy_params(run: RunResult, easy: str, source: str) -> list[Finding]:
                 key
                 for key in ("transferSize", "blockSize", "filePerProc")
                 if key in wanted
-                and _number(key, wanted[key]) != _number(key, given.get(key, IOR_DEFAULTS[key]))
+                and parameter_number(key, wanted[key])
+                != parameter_number(key, given.get(key, IOR_DEFAULTS[key]))
             ]
             if differs:
                 findings.append(

@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from scoring.cmdline import CommandLine
+from scoring.cmdline import CommandLine, option_number
 from scoring.codes import finding
 from scoring.hashes import phase_seed
 from scoring.model import Era, Finding, Phase, RunResult
-from scoring.readers.numbers import to_float
 from scoring.rules.common import run_date, timestamp_of
 
 IOR_HARD_PHASES = ("ior-hard-write", "ior-hard-read")
@@ -121,7 +120,7 @@ def _stonewall_finding(
     full size, which the script allowed; a short non-zero stonewall shortens the writes: error."""
     if value == STONEWALL:
         return None
-    if run.era.is_shell and (value is None or to_float(value) == 0):
+    if run.era.is_shell and (value is None or option_number(value) == 0):
         return finding("stonewall-disabled", phase=phase.name, found=found)
     return finding("stonewall-options", phase=phase.name, expected=expected, found=found)
 

@@ -31,8 +31,6 @@ from typing import Any
 
 from scoring.codes import finding
 from scoring.model import Finding, Phase, RunResult
-from scoring.readers.numbers import to_float
-from scoring.rules.common import result_header
 
 BANDWIDTH = "physics-bandwidth-volume-mismatch"
 BYTES_READ = "physics-bytes-read-mismatch"
@@ -102,7 +100,8 @@ class Measurement:
         """How much relative difference printing explains here: the two ranges' half-widths (for
         find, the entries besides the mdtest files that the bound admits)."""
         if self.invariant == FIND:
-            return float(self.values["others"]) / max(self.expected[1], 1.0)
+            others: float = self.values["others"]  # a count the rule computed, not text
+            return others / max(self.expected[1], 1.0)
         if self.upper_only:
             return 0.0
         expected = (self.expected[0] + self.expected[1]) / 2
@@ -240,7 +239,7 @@ def _pairs(run: RunResult) -> Iterator[Measurement]:
                     "raw_file": phase.raw.file,
                 },
             )
-        recorded = _count(phase.values.get("accessed-pairs"))
+        recorded = phase.recorded.accessed_pairs
         if recorded is not None:
             # The application records IOR's pair count in result.txt (io500-isc22 on, verbose).
             yield Measurement(
@@ -394,20 +393,6 @@ def _find_files(run: RunResult) -> Iterator[Measurement]:
     )
 
 
-def _count(text: str | None) -> int | None:
-    """A count written in ASCII digits, or None: `isdigit()` alone also passes "²", which int()
-    refuses, and int() refuses more than 4,300 digits; a rule must not raise on either."""
-    if text is None:
-        return None
-    text = text.strip()
-    if not text.isdigit():
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
 # shlex reads a character per Python step (about 1 s per MiB). A command without quotes or escapes
 # splits exactly as shlex splits it, on shlex's own blanks; a quoted one longer than any real command
 # (the longest of both corpora has 5,067 characters) is split on blanks alone, as an unreadable one is.
@@ -439,9 +424,8 @@ def _is_internal_pfind(command: str | None) -> bool:
 def _find_total(phase: Phase) -> float | None:
     """The files pfind scanned as the application recorded them (result.txt's `total-files`, which
     the score divides), else find.csv's sum when it has every rank."""
-    text = phase.values.get("total-files")
-    if text is not None:
-        return to_float(text)
+    if "total-files" in phase.values:  # recorded but unreadable: no figure, not find.csv's
+        return phase.recorded.total_files
     return phase.raw.items if phase.raw is not None else None
 
 
@@ -455,7 +439,7 @@ def _run_tasks(run: RunResult) -> int | None:
 
 def _task_counts(run: RunResult) -> Iterator[tuple[str, int, str]]:
     """(phase, tasks, where it is written) for every count of the run's ranks."""
-    procs = _count(result_header(run).get("procs"))
+    procs = run.result_procs
     if procs is not None:
         yield "run", procs, "result.txt procs"
     for name, phase in run.phases.items():

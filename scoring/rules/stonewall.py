@@ -3,9 +3,9 @@ options that shorten or pause the run were left alone."""
 
 from __future__ import annotations
 
+from scoring.cmdline import option_number
 from scoring.codes import finding
 from scoring.model import SCORED_PHASES, WRITE_PHASES, Finding, RunResult
-from scoring.readers.numbers import to_float
 from scoring.rules.common import config_source, config_value
 
 MIN_WRITE_SECONDS = 300.0
@@ -43,7 +43,7 @@ def debug_options(run: RunResult) -> list[Finding]:
     source = config_source(run)
     findings = []
     stonewall = config_value(run, "debug", "stonewall-time")
-    if stonewall and to_float(stonewall) != MIN_WRITE_SECONDS:
+    if stonewall and option_number(stonewall) != MIN_WRITE_SECONDS:
         findings.append(finding("stonewall-time-not-300", value=stonewall, source=source))
     pause_dir = config_value(run, "debug", "pause-dir")
     if pause_dir:

@@ -28,18 +28,15 @@ hash by editing the layout of the summary files rather than their numbers (issue
 
 from __future__ import annotations
 
-import datetime as dt
-import math
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.cmdline import CommandLine
+from scoring.cmdline import CommandLine, option_number
 from scoring.codes import finding
 from scoring.hashes import parse_hash, score_hash_verdict
-from scoring.model import SCORED_PHASES, WRITE_PHASES, Era, Finding, Phase, RunResult
-from scoring.readers.numbers import to_float
+from scoring.model import SCORED_PHASES, WRITE_PHASES, Era, Finding, Phase, Recorded, RunResult
 from scoring.rules.common import config_value, result_header
 from scoring.rules.params import VERSION_RE
 
@@ -91,7 +88,6 @@ OPTIONAL_PHASES = frozenset(
     }
 )
 CLOCK_KEYS = ("t_start", "t_end")
-CLOCK_FORMAT = "%Y-%m-%d %H:%M:%S"
 C_ERAS_WITH_PHASE_VALIDITY = (Era.C_ISC21, Era.C_SC21, Era.C_ISC25)  # INVALID marks the phase (isc21 on)
 FILES_PER_DIR_INVALID_ERAS = (Era.C_SC21, Era.C_ISC25)  # mdtest-hard validate() from io500-sc21
 SCC_ERAS = (Era.C_SC20, Era.C_ISC21, Era.C_SC21, Era.C_ISC25)  # [global] scc exists from io500-sc20
@@ -237,33 +233,30 @@ def _raw_clocks(run: RunResult) -> list[Finding]:
 
 
 # --- clocks ---------------------------------------------------------------------------------------
-def _readable_clock(text: str) -> bool:
-    try:
-        dt.datetime.strptime(text.strip(), CLOCK_FORMAT)
-    except ValueError:
-        return False
-    return True
-
-
-def _readable_delta(text: str) -> bool:
-    value = to_float(text)
-    return value is not None and math.isfinite(value) and value >= 0
+def _readable(recorded: Recorded) -> dict[str, bool]:
+    """Which of the section's clock keys the reader could read: a clock, and a runtime of zero or more."""
+    delta = recorded.t_delta
+    return {
+        "t_start": recorded.t_start is not None,
+        "t_delta": delta is not None and delta >= 0,
+        "t_end": recorded.t_end is not None,
+    }
 
 
 def _clocks(run: RunResult) -> list[Finding]:
     findings = []
     with_clock: list[str] = []
     without_clock: list[str] = []
-    for name, items in run.result_ini:
+    for (name, items), (_, recorded) in zip(run.result_ini, run.result_recorded, strict=True):
         if name in HEADER_SECTIONS or name in ("SCORE", "SCOREX"):
             continue
         keys = dict(items)
+        readable = _readable(recorded)
         for key in ("t_start", "t_delta", "t_end"):
             value = keys.get(key)
             if value is None:
                 continue
-            readable = _readable_delta(value) if key == "t_delta" else _readable_clock(value)
-            if not readable:
+            if not readable[key]:
                 shown = "a %.4f number of seconds" if key == "t_delta" else "'YYYY-MM-DD HH:MM:SS'"
                 findings.append(
                     finding("result-clock-unparsable", phase=name, key=key, value=value[:60], expected=shown)
@@ -289,7 +282,7 @@ def _clocks(run: RunResult) -> list[Finding]:
             )
         )
     elif without_clock and not with_clock:
-        verbosity = to_float(config_value(run, "global", "verbosity"))
+        verbosity = option_number(config_value(run, "global", "verbosity"))
         if verbosity is not None and verbosity > 0:
             findings.append(
                 finding("result-clock-absent", verbosity=config_value(run, "global", "verbosity"))
@@ -329,7 +322,7 @@ def _stonewalls(run: RunResult) -> list[tuple[Phase, float]]:
         if phase is None or not phase.command:
             continue
         option = "-D" if name.startswith("ior") else "-W"
-        value = to_float(CommandLine.parse(phase.command).value(option))
+        value = CommandLine.parse(phase.command).number(option)
         if value is not None:
             found.append((phase, value))
     return found
@@ -342,7 +335,7 @@ def _run_stonewall(run: RunResult) -> float | None:
         return walls[0][1]
     configured = config_value(run, "debug", "stonewall-time")
     if configured:
-        return to_float(configured)
+        return option_number(configured)
     return MINWRITE if run.config else None
 
 
@@ -436,7 +429,7 @@ def _expected_lines(run: RunResult) -> list[_Expected]:
                 _Expected(name, "Resulting score shouldn't be 0.0", "shouldn't be 0.0", f"{name} scored 0")
             )
     find = run.phases.get("find")
-    if find is not None and to_float(find.values.get("found")) == 0:
+    if find is not None and find.recorded.found == 0:
         expected.append(
             _Expected("find", "Find didn't find anything", "find anything", "result.txt's find found 0 files")
         )
@@ -543,10 +536,9 @@ def _scc_comments(run: RunResult) -> list[Finding]:
     if run.era not in SCC_ERAS:
         return []
     for comment in _error_comments(run):
-        digits = _minimum_write_applied(comment)
-        if digits is None:
+        applied = option_number(_minimum_write_applied(comment))
+        if applied is None:
             continue
-        applied = float(digits)
         if applied != _minimum(run):
             mode = "SCC mode (30 s)" if applied == SCC_MINWRITE else f"a {applied:g}-s minimum"
             evidence = (

@@ -6,6 +6,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from submissions.accounts.names import validate_new_username
+
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
@@ -15,3 +17,9 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        # Invisible characters, mixed look-alike scripts and another account's look-alike: refused
+        # with the reason (submissions.accounts.names).
+        self.fields["username"].validators.append(validate_new_username)

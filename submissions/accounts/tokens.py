@@ -53,6 +53,21 @@ def api_token_user(*, token: str) -> User | None:
     return found.user
 
 
+def api_token_user_id(*, token: str) -> int | None:
+    """The id of the active account a token belongs to, by one read (no `last_used_at` update): for
+    the check nginx makes before it accepts an upload's body, which the upload itself then repeats."""
+    found = ApiToken.objects.filter(digest=token_digest(token), user__is_active=True)
+    return found.values_list("user_id", flat=True).first()
+
+
+def token_in_header(header: str) -> str | None:
+    """The token of an `Authorization: Token <token>` header; None for any other or malformed one."""
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() != _KEYWORD.decode() or not parts[1].isascii():
+        return None
+    return parts[1]
+
+
 class HashedTokenAuthentication(BaseAuthentication):
     """DRF authentication by `Authorization: Token <token>`, checked against the stored digests."""
 

@@ -17,6 +17,8 @@ urlpatterns = [
     path("signup/", account_views.signup, name="signup"),
     path("activate/<str:uidb64>/<str:token>/", account_views.activate, name="activate"),
     path("token/", account_views.api_token, name="api-token"),
+    # Asked by nginx only (docker/nginx.conf keeps it internal): may this request upload?
+    path("upload-allowed/", account_views.upload_allowed, name="upload-allowed"),
     path(
         "password_reset/",
         auth_views.PasswordResetView.as_view(

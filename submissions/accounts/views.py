@@ -8,12 +8,12 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from submissions.accounts.forms import SignupForm
 from submissions.accounts.models import ApiToken
 from submissions.accounts.services import user_activate, user_signup
-from submissions.accounts.tokens import api_token_issue
+from submissions.accounts.tokens import api_token_issue, api_token_user_id, token_in_header
 from submissions.permissions import authenticated_user
 
 
@@ -60,3 +60,29 @@ def api_token(request: HttpRequest) -> HttpResponse:
         new_token = api_token_issue(user=user)
     current = ApiToken.objects.filter(user=user).order_by("-created_at").first()
     return render(request, "accounts/api_token.html", {"token": current, "new_token": new_token})
+
+
+@never_cache
+@require_safe
+def upload_allowed(request: HttpRequest) -> HttpResponse:
+    """204 naming the account (X-Upload-User) for a logged-in session or a valid API token, else 401.
+
+    nginx asks this (`auth_request` in docker/nginx.conf) with the upload's headers but without its
+    body, before it reads a byte of the body: an anonymous upload is refused before it costs the proxy
+    disk, and nginx counts concurrent uploads per account by the id. It runs once per upload, so it
+    only reads: the session, or one query for the token.
+    """
+    user_id: int | None = request.user.pk if request.user.is_authenticated else None
+    if user_id is None and (token := token_in_header(request.headers.get("Authorization", ""))) is not None:
+        user_id = api_token_user_id(token=token)
+    if user_id is not None:
+        allowed = HttpResponse(status=204)
+        allowed["X-Upload-User"] = str(user_id)
+        return allowed
+    refused = HttpResponse(
+        "Log in, or send your API token (Authorization: Token ...), to upload.\n",
+        status=401,
+        content_type="text/plain; charset=utf-8",
+    )
+    refused["WWW-Authenticate"] = "Token"
+    return refused

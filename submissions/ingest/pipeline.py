@@ -15,8 +15,10 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from submissions.archives import StorageFault
+from submissions.ingest.faults import fault_reason, our_fault, retry_delay
 from submissions.ingest.lease import heartbeat, lease_is_held
-from submissions.ingest.record import ingest_store_rejection, ingest_store_verifications
+from submissions.ingest.record import ingest_store_fault, ingest_store_rejection, ingest_store_verifications
 from submissions.ingest.verify import IngestRejected, run_ingest_work
 from submissions.models import Archive, Submission
 
@@ -52,8 +54,8 @@ def _ingest_start(submission_id: int) -> tuple[Submission, bool]:
             # A duplicate message (a requeue raced a slow queue): the live attempt finishes the job.
             logger.info("submission %d is being processed by another attempt; skipped", submission_id)
             return submission, False
-        if submission.attempts >= settings.INGEST_MAX_ATTEMPTS:
-            reason = _poison_reason(submission.attempts)
+        if submission.interrupted_attempts >= settings.INGEST_MAX_ATTEMPTS:
+            reason = _poison_reason(submission.interrupted_attempts)
             logger.error(
                 "submission %d rejected after %d interrupted attempts", submission_id, submission.attempts
             )
@@ -89,7 +91,9 @@ def submission_ingest(*, submission_id: int) -> Submission:
     """Extract, verify and store the outcome of one submission. Idempotent and safe to retry.
 
     A re-run replaces the submission's results, phases and findings in one transaction; it never adds
-    to them. A submission whose earlier attempts all died ends rejected instead of looping.
+    to them. A submission whose earlier attempts all died ends rejected instead of looping. A fault
+    of ours (our disk, our archive storage) ends the attempt `retrying` with its reason, never
+    rejected: the requeue tries again after a backoff.
     """
     submission, may_run = _ingest_start(submission_id)
     if not may_run:
@@ -99,7 +103,31 @@ def submission_ingest(*, submission_id: int) -> Submission:
         with heartbeat(submission_id):
             return _ingest_archive(submission, archive)
     except IngestRejected as rejected:
+        fault = our_fault(rejected)
+        if fault is not None:
+            return _ingest_fault(submission, fault)
         return ingest_store_rejection(submission_id=submission_id, reason=str(rejected))
+    except (OSError, StorageFault) as exc:
+        # What the archive causes is an IngestRejected by now (submissions.ingest.verify), so any
+        # OSError left is our own disk or machine, whatever its errno.
+        return _ingest_fault(submission, our_fault(exc) or exc)
+
+
+def _ingest_fault(submission: Submission, fault: BaseException) -> Submission:
+    fault_attempts = submission.fault_attempts + 1
+    delay = retry_delay(fault_attempts)
+    logger.error(
+        "submission %d: attempt stopped by a fault of ours (%s: %s); retried in %d s",
+        submission.pk,
+        type(fault).__name__,
+        fault,
+        delay.total_seconds(),
+    )
+    return ingest_store_fault(
+        submission_id=submission.pk,
+        reason=fault_reason(fault, attempt=fault_attempts, delay=delay),
+        retry_at=timezone.now() + delay,
+    )
 
 
 def _ingest_archive(submission: Submission, archive: Archive | None) -> Submission:
@@ -121,13 +149,17 @@ def submission_requeue_stuck(*, older_than: timedelta) -> int:
 
     Stuck means `processing` with no heartbeat since the cut-off (its worker died), or `received`
     with an archive but not picked up since the cut-off (the broker lost or never got the message).
+    A `retrying` row (a fault of ours stopped its attempt) is due once its backoff has passed.
     A submission out of attempts is rejected.
     """
-    cutoff = timezone.now() - older_than
+    now = timezone.now()
+    cutoff = now - older_than
     # The heartbeat is the lease (submissions.ingest.lease); rows from before it existed have none.
     last_beat = Coalesce("heartbeat_at", "processing_started_at")
-    stuck = Q(status=Submission.Status.PROCESSING, last_beat__lt=cutoff) | Q(
-        status=Submission.Status.RECEIVED, updated_at__lt=cutoff, archives__kind=Archive.Kind.RESULT
+    stuck = (
+        Q(status=Submission.Status.PROCESSING, last_beat__lt=cutoff)
+        | Q(status=Submission.Status.RECEIVED, updated_at__lt=cutoff, archives__kind=Archive.Kind.RESULT)
+        | Q(status=Submission.Status.RETRYING, retry_at__lte=now)
     )
     requeued = 0
     exhausted: list[tuple[int, int]] = []
@@ -135,12 +167,13 @@ def submission_requeue_stuck(*, older_than: timedelta) -> int:
         # FOR UPDATE cannot be combined with the DISTINCT the archive join needs, hence the subquery.
         matching = Submission.objects.annotate(last_beat=last_beat).filter(stuck).values("pk")
         for submission in Submission.objects.select_for_update(skip_locked=True).filter(pk__in=matching):
-            if submission.attempts >= settings.INGEST_MAX_ATTEMPTS:
-                exhausted.append((submission.pk, submission.attempts))
+            if submission.interrupted_attempts >= settings.INGEST_MAX_ATTEMPTS:
+                exhausted.append((submission.pk, submission.interrupted_attempts))
                 continue
             submission.status = Submission.Status.RECEIVED
             submission.progress = 0
-            submission.save(update_fields=["status", "progress", "updated_at"])
+            submission.retry_at = None
+            submission.save(update_fields=["status", "progress", "retry_at", "updated_at"])
             ingest_schedule(submission.pk)
             requeued += 1
     for submission_id, attempts in exhausted:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import datetime
 
 from django.db import transaction
 
@@ -184,8 +185,28 @@ def ingest_store_verifications(
         submission.bw = _finite(primary.computed.bw)
         submission.md = _finite(primary.computed.md)
         submission.progress = 100
-        submission.attempts = 0
+        submission.attempts = submission.fault_attempts = 0
+        submission.retry_at = None
         submission.save()
+        return submission
+
+
+def ingest_store_fault(*, submission_id: int, reason: str, retry_at: datetime) -> Submission:
+    """A fault of ours stopped the attempt: `retrying` with the reason, due again at `retry_at`.
+
+    Nothing of the attempt was recorded (results are stored in one transaction at its end), and
+    nothing an earlier outcome showed is touched: the row only waits.
+    """
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().get(pk=submission_id)
+        submission.status = Submission.Status.RETRYING
+        submission.error = reason
+        submission.progress = 0
+        submission.fault_attempts += 1
+        submission.retry_at = retry_at
+        submission.save(
+            update_fields=["status", "error", "progress", "fault_attempts", "retry_at", "updated_at"]
+        )
         return submission
 
 
@@ -207,6 +228,7 @@ def ingest_store_rejection(*, submission_id: int, reason: str) -> Submission:
             # Imported history keeps its published values; an upload has nothing verified to show.
             submission.score = submission.bw = submission.md = None
         submission.progress = 100
-        submission.attempts = 0
+        submission.attempts = submission.fault_attempts = 0
+        submission.retry_at = None
         submission.save()
         return submission

@@ -13,6 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from registry.models import Release
+from submissions.ingest.faults import our_fault
 from submissions.ingest.record import ingest_store_rejection, ingest_store_verifications
 from submissions.ingest.verify import IngestRejected, run_ingest_work
 from submissions.models import Archive, Finding, Result, ReverifyItem, ReverifyRun, Submission
@@ -56,9 +57,7 @@ def _enqueue(run_id: int, submission_ids: list[int]) -> None:
 def reverify_start(*, user: User | None, release: Release | None = None) -> ReverifyRun:
     """Queue every submission with a stored result archive (of one release, or all) for re-verification."""
     with_archive = Archive.objects.filter(kind=Archive.Kind.RESULT).values("submission_id")
-    rows = Submission.objects.filter(pk__in=with_archive).exclude(
-        status__in=(Submission.Status.RECEIVED, Submission.Status.PROCESSING)
-    )
+    rows = Submission.objects.filter(pk__in=with_archive).exclude(status__in=Submission.IN_PROGRESS_STATUSES)
     if release is not None:
         rows = rows.filter(release=release)
     submissions = list(rows.order_by("pk"))
@@ -84,6 +83,9 @@ def _rerun(submission: Submission) -> Submission:
     try:
         work = run_ingest_work(submission, archive)
     except IngestRejected as rejected:
+        if our_fault(rejected) is not None:
+            # Our disk failed under the scratch copy: the item records the error, the verdict stays.
+            raise
         return ingest_store_rejection(submission_id=submission.pk, reason=str(rejected))
     return ingest_store_verifications(
         submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files

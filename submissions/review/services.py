@@ -325,7 +325,7 @@ def submission_publication_name_set(*, user: User, submission: Submission, anony
 def _submit_problems(submission: Submission) -> list[str]:
     problems: list[str] = []
     status = submission.status
-    if status in (Submission.Status.RECEIVED, Submission.Status.PROCESSING):
+    if status in Submission.IN_PROGRESS_STATUSES:
         problems.append("The archive is still being verified; submit it once its status is Verified.")
     elif status == Submission.Status.INVALID:
         problems.append(

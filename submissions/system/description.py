@@ -25,12 +25,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from registry.core.text import without_bidi_controls
+from scoring.readers.numbers import to_float, to_int
+from submissions.json_input import clip
 from submissions.system.document import (
     is_community_document,
     missing_required_messages,
     read_document,
 )
 from submissions.system.extract import fields_from_document
+from submissions.system.files import MAX_PROBLEMS_LISTED, listed_problems
 
 TEXT_FIELDS: dict[str, str] = {
     "system_name": "system name",
@@ -210,7 +214,9 @@ def _value_of(data: dict[str, Any], name: str) -> Any:
 def _clean_text(label: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ValidationError(f"The {label} must be text.")
-    text = str(value).strip()
+    # Bidi controls would turn the text around a name wherever it is shown (registry.core.text); the
+    # description as given keeps them.
+    text = without_bidi_controls(str(value)).strip()
     if len(text) > MAX_TEXT:
         raise ValidationError(f"The {label} is {len(text)} characters long; at most {MAX_TEXT} are allowed.")
     return text
@@ -221,9 +227,12 @@ def _clean_count(label: str, value: Any) -> int:
         raise ValidationError(f"The {label} must be a whole number.")
     if isinstance(value, str):
         value = value.strip()
-        if not value.isdigit():
+        # The readers' parser, not int(): int() refuses digits isdigit() passes ("²") and more than
+        # 4,300 digits, and both would escape as a crash instead of this message.
+        number = to_int(value) if value.isdigit() else None
+        if number is None:
             raise ValidationError(f'The {label} must be a whole number, not "{value}".')
-        value = int(value)
+        value = number
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int):
@@ -236,10 +245,10 @@ def _clean_count(label: str, value: Any) -> int:
 def _clean_amount(label: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValidationError(f"The {label} must be a number.")
-    try:
-        amount = float(value)
-    except ValueError:
-        raise ValidationError(f"The {label} must be a number, not {value!r}.") from None
+    # Text goes through the readers' parser, which refuses "nan", "inf" and "1_000" as everywhere else.
+    amount = to_float(value) if isinstance(value, str) else float(value)
+    if amount is None:
+        raise ValidationError(f"The {label} must be a number, not {value!r}.")
     if not math.isfinite(amount) or amount < 0:
         raise ValidationError(f"The {label} must be a number of at least 0, not {value!r}.")
     return amount
@@ -265,7 +274,7 @@ def parse_gbps(value: Any) -> float:
         gbps = float(value)
     elif isinstance(value, str) and (match := _RATE.match(value.strip())):
         unit = match["unit"][:1].lower()
-        gbps = float(match["value"]) * _UNIT_TO_GBPS[unit]
+        gbps = (to_float(match["value"]) or 0.0) * _UNIT_TO_GBPS[unit]  # digits: always a number
     else:
         raise ValidationError(
             f'The {label} must be the per-node bandwidth in Gbit/s, e.g. 100 or "100 Gbit/s", not {value!r}.'
@@ -316,12 +325,14 @@ def _flat_errors(data: dict[str, Any]) -> dict[str, list[str]]:
     for key, value in data.items():
         if key not in KNOWN_FLAT_NAMES:
             errors[key] = [
-                f'"{key}" is not a field of a system description: not a name of the registry, of the IO500 '
-                "system-information file or of io500.org's database (or give the whole description in "
-                'the IO500 community schema, {"DATA": ...}).'
+                f'"{clip(key)}" is not a field of a system description: not a name of the registry, of '
+                "the IO500 system-information file or of io500.org's database (or give the whole "
+                'description in the IO500 community schema, {"DATA": ...}).'
             ]
         elif isinstance(value, dict | list):
-            errors[key] = [f'"{key}" must be a single value (text or a number), not {type(value).__name__}.']
+            errors[key] = [
+                f'"{clip(key)}" must be a single value (text or a number), not {type(value).__name__}.'
+            ]
     return errors
 
 
@@ -378,6 +389,25 @@ def _read(data: Any, *, strict: bool) -> tuple[CleanSystem, dict[str, list[str]]
     return clean, errors
 
 
+# The longest sentence an error about one field may be (a value it repeats is cut, not the whole).
+MAX_MESSAGE = 1_000
+
+
+def bounded_errors(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The errors as an answer may carry them: the first MAX_PROBLEMS_LISTED fields, each name and
+    sentence cut to a bounded length, and how many more there are. Every unknown name of a 6.7 MiB
+    description, repeated in full, made a 113 MiB answer."""
+    shown: dict[str, list[str]] = {}
+    names = list(errors)
+    for name in names[:MAX_PROBLEMS_LISTED]:
+        shown.setdefault(clip(name), []).extend(clip(message, MAX_MESSAGE) for message in errors[name])
+    if len(names) > MAX_PROBLEMS_LISTED:
+        shown["other_fields"] = [
+            f"... and {len(names) - MAX_PROBLEMS_LISTED:,} more fields are wrong; they are not listed."
+        ]
+    return shown
+
+
 def system_description_clean(data: Any, *, overrides: dict[str, Any] | None = None) -> CleanSystem:
     """Validate a system description (flat or community schema); raises ValidationError naming every
     field that is unknown or wrong. `overrides` are registry fields given one by one (form fields);
@@ -392,7 +422,7 @@ def system_description_clean(data: Any, *, overrides: dict[str, Any] | None = No
         if clean.format == "flat":
             clean.data = {**clean.data, **overrides}
     if errors:
-        raise ValidationError(errors)
+        raise ValidationError(bounded_errors(errors))
     return clean
 
 
@@ -402,7 +432,8 @@ def system_description_read(data: Any) -> CleanSystem:
         clean, errors = _read(data, strict=False)
     except ValidationError as exc:
         return CleanSystem(data={}, problems=list(exc.messages))
-    for name, messages in errors.items():
+    for name, messages in bounded_errors(errors).items():
         for message in messages:
             clean.problems.append(message if name in message else f"{name}: {message}")
+    clean.problems = listed_problems(clean.problems)
     return clean

@@ -18,7 +18,14 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from submissions.json_input import JsonTooDeep, loads_bounded
+from submissions.json_input import (
+    MAX_BYTES,
+    MAX_VALUES,
+    JsonRefused,
+    check_size,
+    clip,
+    loads_bounded,
+)
 
 # Names under which a result folder carries its system description (the runner packs system.json;
 # the cdcl tools write site.json; the IO500 info creator writes system-information.txt).
@@ -30,7 +37,8 @@ SYSTEM_FILE_NAMES = (
     "system_information.json",
     "system_information.txt",
 )
-MAX_SYSTEM_FILE_BYTES = 1024 * 1024
+# One limit for a description however it comes (form, API, archive file): submissions.json_input.
+MAX_SYSTEM_FILE_BYTES = MAX_BYTES
 _ASSIGNMENT = re.compile(r"^(?:export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(?P<value>.*)$")
 _LINE_BREAK = re.compile(r"\r?\n")
 _COMMENT_START = re.compile(r"\s#")
@@ -77,14 +85,29 @@ def parse_assignments(text: str) -> tuple[dict[str, str], list[str]]:
             continue
         match = _ASSIGNMENT.match(stripped)
         if match is None:
-            shown = stripped if len(stripped) <= 80 else stripped[:77] + "..."
-            problems.append(f'Line {number} is not a name="value" line and was not read: {shown}')
+            problems.append(f'Line {number} is not a name="value" line and was not read: {clip(stripped)}')
             continue
         name, value = match["name"], _unquote(match["value"], number, problems)
         if name in data and data[name] != value:
-            problems.append(f'{name} is given twice ("{data[name]}", then "{value}"); the last one is used.')
+            problems.append(
+                f'{clip(name)} is given twice ("{clip(data[name])}", then "{clip(value)}"); the last one '
+                "is used."
+            )
         data[name] = value
-    return data, problems
+    return data, listed_problems(problems)
+
+
+# How many problems of one description are listed; the rest are counted.
+MAX_PROBLEMS_LISTED = 20
+
+
+def listed_problems(problems: list[str]) -> list[str]:
+    """The first MAX_PROBLEMS_LISTED problems and how many more there are: a file of 60 KiB of
+    broken lines must not become 16,000 sentences on a page or in an answer."""
+    if len(problems) <= MAX_PROBLEMS_LISTED:
+        return problems
+    more = len(problems) - MAX_PROBLEMS_LISTED
+    return [*problems[:MAX_PROBLEMS_LISTED], f"... and {more:,} more problems like these, not listed."]
 
 
 def _json_with_wrapped_lines(text: str) -> tuple[Any, list[str]]:
@@ -107,6 +130,10 @@ def _json_with_wrapped_lines(text: str) -> tuple[Any, list[str]]:
 
 def read_system_text(text: str) -> SystemText:
     """Parse a system description file's text; raises SystemFileUnreadable when nothing is readable."""
+    try:
+        check_size(text)
+    except JsonRefused as error:
+        raise SystemFileUnreadable(str(error)) from error
     text = text.lstrip("\ufeff")
     if text.lstrip().startswith("{"):
         try:
@@ -116,13 +143,17 @@ def read_system_text(text: str) -> SystemText:
                 f"The file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}), "
                 "and joining wrapped lines does not repair it; nothing could be read."
             ) from error
-        except JsonTooDeep as error:
+        except JsonRefused as error:
             raise SystemFileUnreadable(str(error)) from error
         if not isinstance(value, dict):
             raise SystemFileUnreadable("The file holds JSON, but not an object of names and values.")
         kind = "community-json" if "DATA" in value else "flat-json"
         return SystemText(format=kind, data=value, problems=problems)
     data, problems = parse_assignments(text)
+    if len(data) > MAX_VALUES:
+        raise SystemFileUnreadable(
+            f"The file gives {len(data):,} names; a system description holds at most {MAX_VALUES:,}."
+        )
     if not data:
         raise SystemFileUnreadable(
             'The file is neither JSON nor name="value" lines (as written by the IO500 info creator).'

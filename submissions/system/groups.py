@@ -17,6 +17,13 @@ from submissions.system.description import flat_names_of
 from submissions.system.document import is_community_document, read_document
 from submissions.system.schema import NodeType, community_schema
 
+# What the page shows of a description a submitter wrote (a 1 MiB system.json made a 24 MiB page):
+# the real ones of the corpus have at most 235 fields and no value longer than a sentence. The whole
+# description stays in the archive and in the API's answer, which the page links to.
+MAX_SHOWN_CHARS = 300
+MAX_SHOWN_FIELDS = 400
+MAX_PROBLEMS_SHOWN = 50
+
 _BINARY_STEPS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 _DECIMAL_STEPS = ("B", "KB", "MB", "GB", "TB", "PB", "EB")
 
@@ -29,6 +36,39 @@ class ShownField:
     source: str = ""  # where the value came from, when not from the description itself
     description: str = ""  # the schema's explanation of the field
     problem: str = ""  # why the schema does not accept the value as given
+    full_bytes: int = 0  # the size of the whole value (or name) when the page shows only its start
+
+
+def _cut(text: str) -> tuple[str, int]:
+    """(what the page shows of a text, its whole size in bytes when that is more)."""
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text, 0
+    return f"{text[:MAX_SHOWN_CHARS]}…", len(text.encode("utf-8", "surrogatepass"))
+
+
+def _field(label: str, value: str, **details: str) -> ShownField:
+    """A field of the given description, its name and value cut to what the page shows."""
+    shown_label, label_bytes = _cut(label)
+    shown_value, value_bytes = _cut(value)
+    return ShownField(
+        label=shown_label, value=shown_value, full_bytes=max(label_bytes, value_bytes), **details
+    )
+
+
+@dataclass
+class Budget:
+    """How many more fields and parts the page shows; what is left out is counted."""
+
+    left: int = MAX_SHOWN_FIELDS
+    left_out: int = 0
+    cut: int = 0  # fields shown only in part
+
+    def take(self) -> bool:
+        if self.left > 0:
+            self.left -= 1
+            return True
+        self.left_out += 1
+        return False
 
 
 @dataclass
@@ -51,6 +91,8 @@ class ShownDescription:
     document_source: str
     problems: list[str]
     origin: str
+    left_out: int = 0  # fields and parts of the description the page does not show
+    cut: int = 0  # fields the page shows only the start of
 
 
 def _binary(amount: float, suffix: str = "") -> str:
@@ -177,15 +219,17 @@ def _typed_groups(description: SystemDescription) -> list[ShownGroup]:
     return [site]
 
 
-def _other_fields(data: Any) -> list[ShownField]:
+def _other_fields(data: Any, budget: Budget) -> list[ShownField]:
     if not isinstance(data, dict) or is_community_document(data):
         return []
     shown = flat_names_of(_REGISTRY_FIELDS)
-    return [
-        ShownField(label=str(name), value=_shown(value))
+    fields = [
+        _field(str(name), _shown(value))
         for name, value in data.items()
-        if name not in shown and _shown(value)
+        if name not in shown and _shown(value) and budget.take()
     ]
+    budget.cut += sum(1 for field in fields if field.full_bytes)
+    return fields
 
 
 def _raw_text(value: Any) -> str:
@@ -197,35 +241,40 @@ def _raw_text(value: Any) -> str:
 
 
 def _document_group(
-    raw: dict[str, Any], path: str, node_type: NodeType | None, errors: dict[str, list[str]]
+    raw: dict[str, Any],
+    path: str,
+    node_type: NodeType | None,
+    errors: dict[str, list[str]],
+    budget: Budget,
 ) -> ShownGroup:
-    title = str(raw.get("type", "?"))
+    title, _ = _cut(str(raw.get("type", "?")))
     group = ShownGroup(title=title)
     given = raw.get("att")
     attributes: dict[str, Any] = given if isinstance(given, dict) else {}
     for name, value in attributes.items():
         text = _raw_text(value)
-        if not text:
+        if not text or not budget.take():
             continue
         spec = node_type.field_named(str(name)) if node_type else None
         field_path = f"{path}.{spec.name if spec else name}"
         group.fields.append(
-            ShownField(
-                label=str(name),
-                value=text,
+            _field(
+                str(name),
+                text,
                 description=spec.description if spec else "",
-                problem=" ".join(errors.get(field_path, [])),
+                problem=_cut(" ".join(errors.get(field_path, [])))[0],
             )
         )
+        budget.cut += 1 if group.fields[-1].full_bytes else 0
     counts: dict[str, int] = {}
     for child in raw.get("childs", []) if isinstance(raw.get("childs"), list) else []:
-        if not isinstance(child, dict):
+        if not isinstance(child, dict) or not budget.take():
             continue
         child_name = str(child.get("type", ""))
         child_spec = node_type.child(child_name) if node_type else None
         if child_spec is None:
-            shown = _document_group(child, f"{path}.{child_name}", None, errors)
-            shown.description = " ".join(errors.get(f"{path}.{child_name}", []))
+            shown = _document_group(child, f"{path}.{child_name}", None, errors, budget)
+            shown.description = _cut(" ".join(errors.get(f"{path}.{child_name}", [])))[0]
         else:
             index = counts.get(child_spec.name, 0)
             counts[child_spec.name] = index + 1
@@ -233,7 +282,7 @@ def _document_group(
                 f"{path}.{child_spec.name}[{index}]" if child_spec.multiple else f"{path}.{child_spec.name}"
             )
             scheme = community_schema().node_type(child_spec.scheme)
-            shown = _document_group(child, child_path, scheme, errors)
+            shown = _document_group(child, child_path, scheme, errors, budget)
             if child_spec.name != child_spec.scheme:
                 shown.description = child_spec.scheme
         if not shown.is_empty or shown.description:
@@ -241,11 +290,11 @@ def _document_group(
     return group
 
 
-def _document_groups(document: dict[str, Any]) -> list[ShownGroup]:
+def _document_groups(document: dict[str, Any], budget: Budget) -> list[ShownGroup]:
     if not is_community_document(document) or not isinstance(document.get("DATA"), dict):
         return []
     reading = read_document(document)
-    return [_document_group(document["DATA"], "Site", community_schema().root, reading.errors)]
+    return [_document_group(document["DATA"], "Site", community_schema().root, reading.errors, budget)]
 
 
 def system_description_shown(description: SystemDescription | None) -> ShownDescription | None:
@@ -255,25 +304,32 @@ def system_description_shown(description: SystemDescription | None) -> ShownDesc
     if is_community_document(description.data):
         document, document_source = description.data, description.origin
     elif is_community_document(description.archive_data):
-        document, document_source = description.archive_data, f"archive file {description.archive_file}"
+        document = description.archive_data
+        document_source = f"archive file {_cut(description.archive_file)[0]}"
+    budget = Budget()
+    other = [
+        group
+        for group in (
+            ShownGroup(
+                title=f"Given through {_cut(description.origin)[0] or 'the description'}",
+                fields=_other_fields(description.data, budget),
+            ),
+            ShownGroup(
+                title=f"In the archive file {_cut(description.archive_file)[0]}",
+                fields=_other_fields(description.archive_data, budget),
+            ),
+        )
+        if group.fields
+    ]
+    document_groups = _document_groups(document, budget)
+    problems = [str(problem) for problem in description.problems]
     return ShownDescription(
         groups=[group for group in _typed_groups(description) if not group.is_empty],
-        other=[
-            group
-            for group in (
-                ShownGroup(
-                    title=f"Given through {description.origin or 'the description'}",
-                    fields=_other_fields(description.data),
-                ),
-                ShownGroup(
-                    title=f"In the archive file {description.archive_file}",
-                    fields=_other_fields(description.archive_data),
-                ),
-            )
-            if group.fields
-        ],
-        document=_document_groups(document),
+        other=other,
+        document=document_groups,
         document_source=document_source,
-        problems=[str(problem) for problem in description.problems],
-        origin=description.origin,
+        problems=[_cut(problem)[0] for problem in problems[:MAX_PROBLEMS_SHOWN]],
+        origin=_cut(description.origin)[0],
+        left_out=budget.left_out + max(0, len(problems) - MAX_PROBLEMS_SHOWN),
+        cut=budget.cut,
     )

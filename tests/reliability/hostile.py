@@ -8,6 +8,8 @@ must match, so that "rejected" alone (with a useless message) does not count as 
 
 from __future__ import annotations
 
+import bz2
+import functools
 import gzip
 import io
 import lzma
@@ -468,6 +470,45 @@ def _not_an_archive(ctx: Context) -> bytes:
     return b"\x7fELF\x02\x01\x01" + bytes(200)  # an executable, named .tgz
 
 
+# Bytes the walk decompresses but no reader keeps: the data of a member that is skipped. A 78 KB
+# bzip2 upload whose member "." held 100 GiB of zeros once kept a worker busy for 289 s.
+_BZIP2_ZEROS = 8 * _MIB
+# GNU tar's volume label (`tar --label`), a type tarfile does not know and skips like file data.
+GNU_VOLUME_HEADER = b"V"
+
+
+@functools.cache
+def _bzip2_zeros() -> bytes:
+    """8 MiB of zeros as one bzip2 stream of 40-odd bytes; concatenated streams are one valid file."""
+    return bz2.compress(bytes(_BZIP2_ZEROS), 9)
+
+
+def skipped_data(ctx: Context, name: str, kind: bytes = tarfile.REGTYPE, zeros: int = _GIB) -> bytes:
+    """A member `name` of type `kind` whose `zeros` bytes of data nobody keeps, then a real run, as
+    bzip2 (1 GiB is 5 KB; 100 GiB, 0.6 MB)."""
+    assert zeros % _BZIP2_ZEROS == 0, "whole multiples of 8 MiB only"
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.size = zeros
+    head = bz2.compress(info.tobuf(tarfile.GNU_FORMAT))  # GNU: sizes past the 8 GiB of ustar
+    return head + _bzip2_zeros() * (zeros // _BZIP2_ZEROS) + bz2.compress(_plain_run_tar(ctx))
+
+
+def _folder_flood(ctx: Context) -> bytes:
+    """170 empty files, each 61 folders deep on a path of its own: 10,370 folders from 20 KB.
+
+    At scale (50 KB of tar) this made 630,000 folders, 2.4 GiB of scratch in 128 s.
+    """
+    chain = "d/" * 60
+    return _with_run(ctx, *(_file(f"run/f{index}/{chain}x", b"") for index in range(170)))
+
+
+def _zip_folder_flood(ctx: Context) -> bytes:
+    """10,001 folder entries around a real run (4 million of them once took a worker to 1.9 GiB)."""
+    folders = [(f"run/d{index}/", b"") for index in range(10_001)]
+    return _zip([*((f"run/{name}", data) for name, data in _real_files(ctx.run).items()), *folders])
+
+
 def _many_members(ctx: Context) -> bytes:
     header = tarfile.TarInfo
     plain = io.BytesIO()
@@ -666,6 +707,38 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("not an archive (ELF named .tgz)", "program.tgz", _not_an_archive, REJECTED, r"not an archive"),
     Hostile(
         "100,000 tiny members", "many.tgz", _many_members, REJECTED, r"more than 10,000 members", heavy=True
+    ),
+    Hostile(
+        'member named dot (".") with 1 GiB of data (bzip2)',
+        "dot.tbz2",
+        lambda c: skipped_data(c, "."),
+        REJECTED,
+        "decompression bomb",
+    ),
+    Hostile(
+        'member named dot-slash ("./") with 1 GiB of data (bzip2)',
+        "dotslash.tbz2",
+        lambda c: skipped_data(c, "./"),
+        REJECTED,
+        "decompression bomb",
+    ),
+    Hostile(
+        "folder entry with 1 GiB of data (bzip2)",
+        "folder-data.tbz2",
+        lambda c: skipped_data(c, "run/data", tarfile.DIRTYPE),
+        REJECTED,
+        "decompression bomb|after the end of the tar archive",
+    ),
+    Hostile(
+        "volume header with 1 GiB of data (bzip2)",
+        "volume-data.tbz2",
+        lambda c: skipped_data(c, "run/label", GNU_VOLUME_HEADER),
+        REJECTED,
+        "decompression bomb|special file",
+    ),
+    Hostile("10,370 implied folders", "folders.tgz", _folder_flood, REJECTED, r"more than 10,000 members"),
+    Hostile(
+        "10,001 zip folder entries", "folders.zip", _zip_folder_flood, REJECTED, r"more than 10,000 members"
     ),
     Hostile("17 MiB single line", "longline.tgz", _huge_line, REJECTED, r"too large|larger than", heavy=True),
     Hostile(

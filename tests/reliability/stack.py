@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -30,17 +31,57 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 PROXY_BIND_ATTEMPTS = 5
-# What docker/nginx.conf leaves to its container (process, files, logs): here all in the stack folder.
-NGINX_STACK_HEAD = """daemon off;
-worker_processes 1;
-pid {root}/nginx.pid;
-error_log {root}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-access_log off;
-client_body_temp_path {root}/nginx/body;
-proxy_temp_path {root}/nginx/proxy;
-"""
+NGINX_MAIN = REPO / "docker" / "nginx-main.conf"
+NGINX_SITE = REPO / "docker" / "nginx.conf"
+# The stack runs compose's nginx configuration (docker/nginx-main.conf including docker/nginx.conf) with
+# these lines replaced: the process, its files and logs in the stack folder, the upstream and the port
+# its own. Each must be found, or the configurations drifted apart and the stack would test another one.
+NGINX_STACK_MAIN = {
+    "user nginx;\n": "",
+    "error_log /var/log/nginx/error.log notice;": "error_log {root}/nginx-error.log warn;",
+    "pid /var/run/nginx.pid;": "pid {root}/nginx.pid;",
+    "access_log /var/log/nginx/access.log main;": "access_log off;",
+    # Compose raises the container's limit; here nginx may go as far as this machine's hard limit.
+    "worker_rlimit_nofile 65536;": "worker_rlimit_nofile {nofile};",
+}
+NGINX_STACK_SITE = {
+    "server web:8000;": "server 127.0.0.1:{web_port};",
+    "listen 80;": "listen 127.0.0.1:{proxy_port};",
+    "/var/cache/nginx/": "{root}/nginx/",
+}
+NGINX_INCLUDE_SITE = "include /etc/nginx/conf.d/*.conf;"
+NGINX_WORKER_CONNECTIONS = 16384
+# The folders nginx spools request bodies to (client_body_temp_path in docker/nginx.conf).
+NGINX_BODY_FOLDERS = ("client_temp", "upload_temp")
+
+
+def _replaced(text: str, replacements: Mapping[str, str], values: Mapping[str, object], name: str) -> str:
+    for old, new in replacements.items():
+        if old not in text:
+            raise StackError(f"{name} no longer holds {old!r}: update the stack's nginx replacements")
+        text = text.replace(old, new.format(**values))
+    return text
+
+
+def nginx_stack_config(
+    root: Path, web_port: int, proxy_port: int, worker_connections: int | None = None
+) -> str:
+    """The one nginx.conf of the stack: docker/nginx-main.conf with docker/nginx.conf in its include.
+
+    `worker_connections` replaces nginx-main.conf's, for comparisons (benchmarks/proxy.py)."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    nofile = 65536 if hard == resource.RLIM_INFINITY else min(65536, hard)
+    values = {"root": root, "web_port": web_port, "proxy_port": proxy_port, "nofile": nofile}
+    site = _replaced(NGINX_SITE.read_text(), NGINX_STACK_SITE, values, "docker/nginx.conf")
+    replacements = dict(NGINX_STACK_MAIN)
+    if worker_connections is not None:
+        replacements[f"worker_connections {NGINX_WORKER_CONNECTIONS};"] = (
+            f"worker_connections {worker_connections};"
+        )
+    main = _replaced(NGINX_MAIN.read_text(), replacements, values, "docker/nginx-main.conf")
+    if NGINX_INCLUDE_SITE not in main:
+        raise StackError(f"docker/nginx-main.conf no longer holds {NGINX_INCLUDE_SITE!r}")
+    return main.replace(NGINX_INCLUDE_SITE, site)
 
 
 def _postgres_bin() -> Path:
@@ -219,8 +260,18 @@ class ObjectStore:
             "S3_REGION": "us-east-1",
         }
 
+    def hang(self) -> None:
+        """SIGSTOP: the kernel still accepts connections, nothing ever answers (a hung server)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a stopped process never handles SIGTERM
             self.process.terminate()
             self.process.wait(timeout=30)
         self.process = None
@@ -350,13 +401,13 @@ class Stack:
             raise StackError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
-    def _spawn(self, name: str, command: list[str]) -> Service:
+    def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> Service:
         log = self.root / f"{name}.log"
         with open(log, "ab") as out:
             process = subprocess.Popen(
                 command,
                 cwd=REPO,
-                env=self.env(name),
+                env={**self.env(name), **(env or {})},
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -378,26 +429,23 @@ class Stack:
             self.start_proxy()
         return service
 
-    def start_proxy(self) -> Service:
-        """nginx from Debian's package with the production settings of docker/nginx.conf.
+    def start_proxy(self, worker_connections: int | None = None) -> Service:
+        """nginx from Debian's package with the production configuration of docker/ (compose's), or
+        with another number of connections per worker.
 
         The port is chosen right before nginx binds it, and chosen again when an outgoing connection
         of the stack took it meanwhile (free ports and client ports come from the same range)."""
-        for folder in ("body", "proxy"):
+        for folder in (*NGINX_BODY_FOLDERS, "proxy_temp"):
             (self.root / "nginx" / folder).mkdir(parents=True, exist_ok=True)
         error_log = self.root / "nginx-error.log"
         for attempt in range(PROXY_BIND_ATTEMPTS):
             self.proxy_port = free_port()
             config = self.root / "nginx.conf"
-            template = (REPO / "docker" / "nginx.conf").read_text()
             config.write_text(
-                NGINX_STACK_HEAD.format(root=self.root)
-                + template.replace("server web:8000;", f"server 127.0.0.1:{self.web_port};").replace(
-                    "listen 80;", f"listen 127.0.0.1:{self.proxy_port};"
-                )
-                + "}\n"
+                nginx_stack_config(self.root, self.web_port, self.proxy_port, worker_connections)
             )
-            service = self._spawn("nginx", [NGINX, "-c", str(config), "-e", str(error_log)])
+            command = [NGINX, "-c", str(config), "-e", str(error_log), "-g", "daemon off;"]
+            service = self._spawn("nginx", command)
             self.proxied = True
             try:
                 _wait_for(lambda: self._answers("/healthz"), "nginx", timeout_s=15, log=error_log)
@@ -410,12 +458,45 @@ class Stack:
                     raise
         raise AssertionError("unreachable")
 
-    def start_worker(self, name: str = "worker", concurrency: int = 1, nice: int = 0) -> Service:
+    def proxy_body_bytes(self) -> int:
+        """Bytes of request bodies nginx holds in its temp folders right now.
+
+        nginx deletes a body's temp file as soon as it has opened it, so the folders look empty: the
+        bytes are counted through the open descriptors of nginx's processes (/proc/<pid>/fd)."""
+        folders = tuple(str(self.root / "nginx" / folder) for folder in NGINX_BODY_FOLDERS)
+        nginx = next((s for s in self.services if s.name == "nginx" and s.alive()), None)
+        if nginx is None:
+            return 0
+        pids = [nginx.process.pid]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # The parent pid is the second field after the command name in parentheses.
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == nginx.process.pid:
+                    pids.append(int(stat.parent.name))
+        held: dict[tuple[int, int], int] = {}
+        for pid in pids:
+            for descriptor in Path(f"/proc/{pid}/fd").glob("*"):
+                with contextlib.suppress(OSError):
+                    if str(descriptor.readlink()).startswith(folders):
+                        info = descriptor.stat()
+                        held[(info.st_dev, info.st_ino)] = info.st_size
+        for folder in folders:
+            for path in Path(folder).rglob("*"):
+                with contextlib.suppress(OSError):
+                    if path.is_file():
+                        info = path.stat()
+                        held[(info.st_dev, info.st_ino)] = info.st_size
+        return sum(held.values())
+
+    def start_worker(
+        self, name: str = "worker", concurrency: int = 1, nice: int = 0, env: Mapping[str, str] | None = None
+    ) -> Service:
+        """`env` adds to the stack's environment for this worker only (a scratch folder of its own)."""
         command = ["nice", "-n", str(nice)] if nice else []
         command += [sys.executable, "-m", "celery", "-A", "registry", "worker", "--loglevel=INFO"]
         command += ["--pool=prefork", f"--concurrency={concurrency}", "-n", f"{name}@%h"]
         command += ["--without-gossip", "--without-mingle"]
-        service = self._spawn(name, command)
+        service = self._spawn(name, command, env)
         _wait_for(
             lambda: " ready." in service.log.read_text(errors="replace"), f"Celery {name}", log=service.log
         )

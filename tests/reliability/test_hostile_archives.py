@@ -128,6 +128,8 @@ WORKER_SUBSET = by_kind(
     "NaN result",
     "mixed eras in one folder",
     "several tampered result folders",
+    'member named dot (".") with 1 GiB of data (bzip2)',
+    "10,001 zip folder entries",
 )
 
 
@@ -250,3 +252,58 @@ def test_a_real_run_under_a_300_character_path_is_still_read(
     else:
         (run,) = read_runs(archive)
         assert run.path == top and run.phases
+
+
+# Bytes the walk decompresses but no reader keeps, and entries by the thousand: both readers refuse
+# them through the one walker, in bounded time and memory, and the sandbox creates no folder beyond
+# the member limit. Before the walker counted them, the member "." with 1 GiB of zeros was skipped
+# uncounted by the sandbox (16 s of bzip2 here, and the run verified) and counted only against a
+# 2 GiB cap by the scoring engine; the 170 deep files made 10,370 folders.
+WALK_ATTACKS = by_kind(
+    'member named dot (".") with 1 GiB of data (bzip2)',
+    'member named dot-slash ("./") with 1 GiB of data (bzip2)',
+    "folder entry with 1 GiB of data (bzip2)",
+    "volume header with 1 GiB of data (bzip2)",
+    "10,370 implied folders",
+    "10,001 zip folder entries",
+)
+WALK_SECONDS_LIMIT = 5.0
+WALK_PEAK_GROWTH_LIMIT_MIB = 64
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("hostile", WALK_ATTACKS, ids=[h.kind for h in WALK_ATTACKS])
+def test_skipped_data_and_entry_floods_are_refused_before_they_cost(
+    hostile: Hostile, reader: str, hostile_bytes: Callable[[Hostile], bytes], tmp_path: Path
+) -> None:
+    read, rejection = READERS[reader]
+    archive = tmp_path / hostile.filename
+    archive.write_bytes(hostile_bytes(hostile))
+    out = tmp_path / "out"
+    out.mkdir()
+    pid = os.getpid()
+    release_freed_memory()
+    reset_peak_rss(pid)
+    before_kib = rss_kib(pid)
+    started = time.monotonic()
+    with pytest.raises(rejection) as refused:
+        read(archive, out)
+    seconds = time.monotonic() - started
+    growth_mib = (peak_rss_kib(pid) - before_kib) / 1024
+    folders = sum(1 for path in out.rglob("*") if path.is_dir())
+    assert hostile.reason_matches(str(refused.value)), f"unhelpful reason {refused.value}"
+    assert seconds < WALK_SECONDS_LIMIT
+    assert growth_mib < WALK_PEAK_GROWTH_LIMIT_MIB
+    assert folders < 10_000
+    record(
+        "archive-walk",
+        f"{hostile.kind} ({reader})",
+        kind=hostile.kind,
+        reader=reader,
+        bytes=archive.stat().st_size,
+        seconds=round(seconds, 3),
+        peak_growth_mib=round(growth_mib, 1),
+        folders_created=folders,
+        reason=str(refused.value)[:300],
+        loadavg=Path("/proc/loadavg").read_text().split()[:3],
+    )

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
+import re
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +21,14 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from frontend.lists.table import rows_html
 from submissions.accounts.tokens import api_token_issue, token_digest
-from submissions.models import ApiToken, Finding, StorageSystem, Submission
+from submissions.json_input import MAX_BYTES, MAX_VALUES
+from submissions.models import ApiToken, Finding, Institution, StorageSystem, Submission
 from submissions.services import submission_create
 from submissions.system.description import TEXT_FIELDS
+from submissions.system.files import MAX_PROBLEMS_LISTED
+from submissions.system.groups import MAX_SHOWN_CHARS, MAX_SHOWN_FIELDS
 from tests.conftest import PASSWORD
 from tests.reliability.records import record
 from tests.submissions.helpers import SYSTEM, real_tarball
@@ -119,6 +126,50 @@ def test_failed_logins_lock_the_guessing_address_out_of_that_account_only(
     # ...and the guessing address may still try another account (within the per-address limit).
     assert _login(client, "bob", "anything").status_code == 200
     record("security", "login rate limit", failures_allowed=3, locked_status=429)
+
+
+# "alice" in fullwidth letters: Django's log-in form folds it to "alice" (NFKC), the lock counted it apart.
+FULLWIDTH_ALICE = "\uff41\uff4c\uff49\uff43\uff45"
+
+
+def test_other_spellings_of_a_user_name_count_against_the_same_lock(submitter: Any, settings: Any) -> None:
+    settings.LOGIN_FAILURE_RATE = "3/15m"
+    client = Client()
+    for spelling in ("alice", "ALICE", FULLWIDTH_ALICE):
+        assert _login(client, spelling, "wrong password").status_code == 200
+    # Before, each spelling was a lock of its own, and the fullwidth one logged in as alice.
+    for spelling in ("alice", "Alice", FULLWIDTH_ALICE, f" {FULLWIDTH_ALICE.upper()} "):
+        assert _login(client, spelling, PASSWORD).status_code == 429, spelling
+    # The owner, elsewhere, logs in with any of them.
+    for spelling in ("Alice", FULLWIDTH_ALICE):
+        assert _login(Client(), spelling, PASSWORD, address="10.0.0.9").status_code == 302
+    record("security", "login lock by user-name spelling", spellings=4, locked_status=429)
+
+
+SIGNUP = {"email": "mallory@example.org", "password1": PASSWORD, "password2": PASSWORD}
+CYRILLIC_A = "\u0430"
+CEO_IN_CYRILLIC = "\u0441\u0435\u043e"
+
+
+def test_sign_up_refuses_hidden_characters_and_names_that_pass_for_another(submitter: Any) -> None:
+    User.objects.create_user(username="ceo", email="ceo@example.org", password=PASSWORD)
+    refused = {
+        "bidi control": ("alice\u202eecila", "invisible or text-direction characters (U+202E)"),
+        "zero-width space": ("al\u200bice", "invisible or text-direction characters (U+200B)"),
+        "Cyrillic a among Latin letters": (f"{CYRILLIC_A}lice", "mixes letters of different scripts"),
+        "ceo in Cyrillic letters": (CEO_IN_CYRILLIC, "looks like the name of an existing account"),
+        "alice in fullwidth letters": (FULLWIDTH_ALICE, "looks like the name of an existing account"),
+    }
+    for what, (name, reason) in refused.items():
+        answer = Client().post(reverse("accounts:signup"), {**SIGNUP, "username": name})
+        assert answer.status_code == 400, what
+        assert reason in answer.content.decode(), what
+    assert User.objects.count() == 2
+    # A name in one script that looks like no other is welcome.
+    ivan = "\u0418\u0432\u0430\u043d"
+    assert Client().post(reverse("accounts:signup"), {**SIGNUP, "username": ivan}).status_code == 200
+    assert User.objects.filter(username=ivan).exists()
+    record("security", "look-alike user names at sign-up", tried=len(refused), accepted=0)
 
 
 def test_one_address_spraying_many_accounts_is_stopped(settings: Any) -> None:
@@ -421,6 +472,32 @@ def test_api_tokens_are_stored_only_as_digests(submitter: Any) -> None:
     record("security", "hashed tokens", plain_tokens_in_database=0)
 
 
+def test_a_password_reset_revokes_the_api_tokens_and_says_so(
+    submitter: Any, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    token = api_token_issue(user=submitter)
+    api = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/v1/submissions/").status_code == 200
+    client = Client()
+    client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    (reset_mail,) = mailoutbox
+    link = re.search(r"https?://[^/\s]+(/\S+)", reset_mail.body)
+    assert link is not None, reset_mail.body
+    confirm = client.get(link[1], follow=True)
+    new = "another horse battery staple"
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(
+            confirm.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}, follow=True
+        )
+    # Whoever held the account before the reset can no longer upload with a token issued then.
+    assert api.get("/api/v1/submissions/").status_code == 401
+    assert not ApiToken.objects.filter(user=submitter).exists()
+    assert b"API token of your account was revoked" in done.content
+    revoked = mailoutbox[-1]
+    assert revoked.to == ["alice@example.org"] and "revoked" in revoked.subject
+    record("security", "api tokens after a password reset", tokens_left=0, old_token_status=401)
+
+
 def test_an_inactive_account_cannot_use_its_token(submitter: Any) -> None:
     token = api_token_issue(user=submitter)
     User.objects.filter(pk=submitter.pk).update(is_active=False)
@@ -603,10 +680,62 @@ def test_pages_made_for_one_person_are_never_kept_by_a_shared_cache(
     record("security", "private pages", checked=len(personal), shared_cacheable=0)
 
 
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: the text after it reads backwards
+
+
+def test_bidi_controls_in_names_never_reach_a_page(
+    submitter: Any, committee_member: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    system = {
+        **SYSTEM,
+        "system_name": f"Wolf{RLO}exe.pdf",
+        "institution_name": f"Intel{RLO}x",
+        "comment": RLO,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter, archive=real_tarball(33), original_name="s.tgz", system=system
+        )
+    storage = StorageSystem.objects.get()
+    # Taken off the typed fields at upload; the description as given keeps them.
+    assert RLO not in storage.name and RLO not in storage.institution.name
+    # Names stored before (or by the importer) and an older account's name are shown neutralised.
+    StorageSystem.objects.filter(pk=storage.pk).update(name=f"old{RLO}name", vendor=f"v{RLO}")
+    Institution.objects.filter(pk=storage.institution_id).update(name=f"inst{RLO}itute")
+    User.objects.filter(pk=submitter.pk).update(username=f"alice{RLO}")
+    pages = {
+        "submission": reverse("submissions:detail", args=[submission.pk]),
+        "mine": reverse("submissions:mine"),
+        "system": reverse("pages:system", args=[storage.pk]),
+        "review queue": reverse("review:queue"),
+        "review": reverse("review:detail", args=[submission.pk]),
+    }
+    shown = 0
+    for user in (User.objects.get(pk=submitter.pk), committee_member):
+        client = Client()
+        client.force_login(user)
+        for name, url in pages.items():
+            response = client.get(url)
+            if response.status_code == 403:
+                continue
+            assert response.status_code == 200, name
+            html = response.content.decode()
+            assert RLO not in html, f"a bidi control on the {name} page"
+            shown += 1
+    owner = Client()
+    owner.force_login(User.objects.get(pk=submitter.pk))
+    html = owner.get(pages["submission"]).content.decode()
+    assert "<bdi>oldname</bdi>" in html and "<bdi>alice</bdi>" in html
+    row = {"rank": 1, "id": submission.pk, "system": f"a{RLO}b", "institution": f"c{RLO}d", "submitter": RLO}
+    assert RLO not in rows_html([row], detail_prefix="/submissions/", with_custom=False)
+    record("security", "bidi controls on pages", pages=shown, raw_controls=0)
+
+
 # --- input no view can read -------------------------------------------------------------------------
 
 
-DEEP = "[" * 100_000
+# Deep enough for a RecursionError, short enough to be read (submissions.json_input.MAX_BYTES).
+DEEP = "[" * 60_000
 
 
 def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
@@ -631,7 +760,108 @@ def test_a_deeply_nested_system_description_is_a_400_with_the_reason(
     )
     assert "must be a JSON object" in shallow.content.decode()
     assert not Submission.objects.exists()
-    record("security", "deep json", depth=100_000, status=400)
+    record("security", "deep json", depth=len(DEEP), status=400)
+
+
+def _many_names(count: int, width: int = 8) -> dict[str, int]:
+    return {f"k{number:0{width}d}": 1 for number in range(count)}
+
+
+def test_a_huge_system_field_is_refused_before_it_is_read_in_a_short_answer(
+    api_client_for: Any, submitter: Any
+) -> None:
+    # 6.7 MiB of made-up names: before, 6.5 s, +560 MiB and an answer of 113 MiB naming every one.
+    huge = json.dumps(_many_names(500_000))
+    assert len(huge) > 6.5 * 2**20
+    api = api_client_for(submitter)
+    started = time.perf_counter()
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": huge}, format="multipart")
+    seconds = time.perf_counter() - started
+    assert answer.status_code == 400
+    assert f"at most {MAX_BYTES:,} bytes" in answer.json()["system"][0]
+    assert len(answer.content) < 2_000
+    web = Client()
+    web.force_login(submitter)
+    fields = {**SYSTEM, "system_name": "s" * 1_000_000, "client_nodes": "9" * 1_000_000}
+    form = web.post(
+        reverse("submissions:upload"), {**fields, "archive": real_tarball(33), "system_json": huge}
+    )
+    assert form.status_code == 400
+    assert f"at most {MAX_BYTES:,} bytes" in form.content.decode()
+    assert len(form.content) < 200_000  # the form page, without the text sent back
+    assert not Submission.objects.exists()
+    record(
+        "security",
+        "huge system field",
+        sent_mib=round(len(huge) / 2**20, 1),
+        status=400,
+        answer_bytes=len(answer.content),
+        seconds=round(seconds, 2),
+        before="6.5 s, +560 MiB, a 113 MiB answer (issue 23's probe)",
+    )
+
+
+def test_a_description_with_thousands_of_wrong_names_gets_a_bounded_list_of_them(
+    api_client_for: Any, submitter: Any
+) -> None:
+    api = api_client_for(submitter)
+    many = json.dumps({**SYSTEM, **_many_names(2_400, width=4)})
+    assert len(many) < MAX_BYTES
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": many}, format="multipart")
+    assert answer.status_code == 400
+    errors = answer.json()["system"]
+    assert len(errors) == MAX_PROBLEMS_LISTED + 1
+    assert "2,380 more fields are wrong" in errors["other_fields"][0]
+    # A name as long as the limit allows is repeated only in part.
+    long_name = json.dumps({**SYSTEM, "n" * 60_000: 1})
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": long_name}, format="multipart")
+    assert answer.status_code == 400 and len(answer.content) < 2_000
+    assert "60,000 characters" in answer.content.decode()
+    # Values nested inside count too.
+    values = json.dumps({**SYSTEM, "comment": [0] * (MAX_VALUES + 1)})
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), "system": values}, format="multipart")
+    assert answer.status_code == 400
+    assert f"more than {MAX_VALUES:,} names and values" in answer.json()["system"][0]
+    # Unknown form fields of their own are named the same way.
+    fields = {f"{'x' * 500}{number}": "1" for number in range(900)}
+    answer = api.post(LIST_URL, {"archive": real_tarball(33), **fields}, format="multipart")
+    assert answer.status_code == 400 and len(answer.content) < 5_000
+    assert "and 880 more" in answer.json()["detail"]
+    record("security", "wrong names in a description", names=2_400, listed=MAX_PROBLEMS_LISTED, status=400)
+
+
+def test_the_submission_page_shows_a_bounded_part_of_a_large_system_json(
+    submitter: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tests.submissions.system.test_upload_paths import tarball_with
+
+    document = {"comment": "c" * 20_000, **{f"field{number:04d}": "v" * 10 for number in range(1_500)}}
+    raw = json.dumps(document).encode()
+    assert len(raw) <= MAX_BYTES
+    with django_capture_on_commit_callbacks(execute=True):
+        submission, _ = submission_create(
+            submitter=submitter, archive=tarball_with(33, {"system.json": raw}), original_name="s.tgz"
+        )
+    client = Client()
+    client.force_login(submitter)
+    page = client.get(reverse("submissions:detail", args=[submission.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "field0000" in html and f"field{MAX_SHOWN_FIELDS + 10:04d}" not in html
+    assert "c" * (MAX_SHOWN_CHARS + 1) not in html and "20,000" not in html
+    assert "truncated, 20000 bytes in all" in html
+    assert 'data-role="description-truncated"' in html
+    assert reverse("submissions-api:submission-detail", args=[submission.pk]) in html
+    assert len(page.content) < 400_000
+    record(
+        "security",
+        "large system.json on the submission page",
+        description_bytes=len(raw),
+        page_bytes=len(page.content),
+        fields_shown=MAX_SHOWN_FIELDS,
+        # The same upload on the code before: every field and problem listed in full.
+        page_bytes_before=524_399,
+    )
 
 
 # --- the page cache's own Redis -------------------------------------------------------------------
@@ -651,3 +881,66 @@ def test_the_page_cache_runs_in_a_bounded_redis_of_its_own() -> None:
     # The broker and the abuse counters live where nothing is evicted.
     assert "noeviction" in services["redis"]["command"]
     assert environment["LIMITS_CACHE_URL"].startswith("redis://redis:")
+
+
+# --- the proxy's budgets ---------------------------------------------------------------------------
+
+
+def _directive(text: str, name: str, *args: str) -> str:
+    """The value of the one `name [args] value;` line of an nginx configuration text."""
+    import re
+
+    prefix = r"\s+".join(re.escape(part) for part in (name, *args))
+    (value,) = re.findall(rf"^\s*{prefix}\s+([^;\s]+);", text, re.MULTILINE)
+    return str(value)
+
+
+def _block(text: str, opening: str) -> str:
+    """From `opening` to the first closing brace: a location without nested blocks."""
+    start = text.index(opening)
+    return text[start : text.index("}", start)]
+
+
+def _mib(size: str) -> int:
+    units = {"k": 1 / 1024, "m": 1, "g": 1024}
+    return int(float(size[:-1]) * units[size[-1].lower()]) if size[-1].isalpha() else int(size) // 2**20
+
+
+def test_the_proxy_temp_space_holds_every_body_its_limits_admit() -> None:
+    """nginx.conf's limits admit N bodies of a given size at once; compose gives each temp folder a
+    file system of bounded size that holds them all, and nginx the descriptors its limits need."""
+    import re
+
+    import yaml
+
+    main = (REPO / "docker" / "nginx-main.conf").read_text()
+    site = (REPO / "docker" / "nginx.conf").read_text()
+    proxy = yaml.safe_load((REPO / "docker" / "compose.yaml").read_text())["services"]["proxy"]
+    mounts = {m["target"]: m for m in proxy["volumes"] if isinstance(m, dict)}
+    binds = {line.split(":")[1] for line in proxy["volumes"] if isinstance(line, str)}
+    assert {"/etc/nginx/nginx.conf", "/etc/nginx/conf.d/default.conf"} <= binds
+    everywhere, pages, uploads = (
+        site[: site.index("server {")],
+        _block(site, "location / {"),
+        _block(site, "location @upload {"),
+    )
+    budgets = {
+        _directive(everywhere, "client_body_temp_path"): (
+            int(_directive(pages, "limit_conn", "bodies_all"))
+            * _mib(_directive(everywhere, "client_max_body_size"))
+        ),
+        _directive(uploads, "client_body_temp_path"): (
+            int(_directive(uploads, "limit_conn", "uploads_all"))
+            * _mib(_directive(uploads, "client_max_body_size"))
+        ),
+    }
+    for folder, needed_mib in budgets.items():
+        assert mounts[folder]["type"] == "tmpfs", folder
+        assert needed_mib <= mounts[folder]["tmpfs"]["size"] // 2**20 <= needed_mib * 1.1, folder
+    # One worker alone holds every admitted request (client, gunicorn and temp file descriptors each)
+    # with room for connections still sending their headers; the container allows the descriptors.
+    connections = int(re.findall(r"worker_connections\s+(\d+);", main)[0])
+    assert 3 * int(_directive(pages, "limit_conn", "all_clients")) <= connections * 3 // 4
+    rlimit = int(_directive(main, "worker_rlimit_nofile"))
+    assert 3 * connections <= rlimit <= proxy["ulimits"]["nofile"]["hard"]
+    record("proxy-bodies", "temp space", **{f"{Path(f).name}_mib": mib for f, mib in budgets.items()})

@@ -14,9 +14,11 @@ from scoring.model import (
     SCORED_PHASES,
     Era,
     Phase,
+    Recorded,
     RunResult,
     Score,
 )
+from scoring.readers.phases import read_recorded
 from scoring.rules.score import compute_score
 
 TIMESTAMP = "2023.03.22-18.10.33"
@@ -39,6 +41,7 @@ VALUES: dict[str, float] = {
 }
 TIMES: dict[str, float] = dict.fromkeys(SCORED_PHASES, 400.0) | {"find": 32.3657}
 FIND_TOTAL_FILES = 46_390_401
+FIND_VALUES = {"found": "83937", "total-files": str(FIND_TOTAL_FILES), "t_delta": "32.3657"}
 
 SEED_FAMILY = {
     "ior-easy": "ior-easy",
@@ -78,6 +81,7 @@ def _command(name: str) -> str:
 
 
 def make_phase(name: str, value: float | None = None, **changes: Any) -> Phase:
+    """A phase of a valid run; its recorded clocks and counts are read from `values`, as a reader does."""
     phase = Phase(
         name=name,
         value=VALUES.get(name, 1.0) if value is None else value,
@@ -85,11 +89,12 @@ def make_phase(name: str, value: float | None = None, **changes: Any) -> Phase:
         time_s=TIMES.get(name, 100.0),
         scored=name in SCORED_PHASES,
         command=_command(name),
-        values={"found": "83937", "total-files": str(FIND_TOTAL_FILES), "t_delta": "32.3657"}
-        if name == "find"
-        else {},
+        values=dict(FIND_VALUES) if name == "find" else {},
     )
-    return dataclasses.replace(phase, **changes)
+    phase = dataclasses.replace(phase, **changes)
+    return (
+        phase if "recorded" in changes else dataclasses.replace(phase, recorded=read_recorded(phase.values))
+    )
 
 
 CONFIG: dict[str, dict[str, str]] = {
@@ -131,8 +136,14 @@ def with_hashes(run: RunResult) -> RunResult:
         *[(name, [("score", score)]) for name, score in phase_scores.items()],
         ("SCORE", [("MD", md), ("BW", bw), ("SCORE", total), ("hash", format_hash(stored))]),
     ]
+    run.result_recorded = recorded_sections(run.result_ini)
     run.config_hash = cfg
     return run
+
+
+def recorded_sections(result_ini: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple[str, Recorded]]:
+    """The typed clocks and counts of each section, as the C-application reader hands them on."""
+    return [(name, read_recorded(dict(items))) for name, items in result_ini]
 
 
 def make_run(era: Era = Era.C_SC21, **changes: Any) -> RunResult:
@@ -151,6 +162,8 @@ def make_run(era: Era = Era.C_SC21, **changes: Any) -> RunResult:
     )
     for key, value in changes.items():
         setattr(run, key, value)
+    if "result_ini" in changes and "result_recorded" not in changes:
+        run.result_recorded = recorded_sections(run.result_ini)
     if "claimed" not in changes:
         computed = compute_score(run)
         run.claimed = Score(

@@ -28,14 +28,14 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ReadError, verify
+from scoring import ReadError, cmdline, verify
 from scoring.hashes import MAX_HASHED_CHARS
 from scoring.readers import c_app, echo, ini, raw, shell_config, shell_era, volumes
 from scoring.readers.lines import MAX_LINE_CHARS
 from scoring.readers.locate import Limits, read_runs
 from scoring.readers.raw import parse_ior, parse_mdtest
 from scoring.readers.tarstream import PAX_PARSER_BACKTRACKS, pax_problem
-from scoring.rules import options, physics, structure
+from scoring.rules import physics, structure
 from scoring.rules.params import is_release_version, version_match
 from tests.scoring.corpus import data_root
 
@@ -257,6 +257,8 @@ def test_a_number_beyond_int_limits_is_no_crash() -> None:
     assert parsed.nodes is None and parsed.tasks is None and parsed.errors == 0
     assert parse_ior(f"Began : Tue Jun  2 10:30:58 {digits}", "x").started is None
     assert parse_ior("Began : Tue Jun  2 10:30:58 ²⁰²⁰", "x").started is None
+    # A year past a C long: datetime() raised OverflowError, which made the whole folder unreadable.
+    assert parse_ior("Began : Tue Jun  2 10:30:58 99999999999999999999", "x").started is None
     mdtest = f"mdtest was launched with {digits} total task(s) on {digits} node(s)"
     assert parse_mdtest(mdtest, "x", "File creation").tasks is None
     assert raw.parse_find_stdout(f"MATCHED {'9' * 400}/{'9' * 400}", "find.txt") is None
@@ -626,9 +628,9 @@ def test_option_echoes_and_sizes_beyond_int_limits_are_no_crash() -> None:
     digits = "9" * 5_000
     mdtest = f"Shifting ranks by {digits} for each phase.\n{digits} tasks, {digits} files\n"
     assert echo.mdtest_options(mdtest, None) == ()
-    assert options.ior_size("²") is None
-    assert options.ior_size(digits + "k") is None
-    assert options.ior_size("2m") == 2 * 1024 * 1024
+    assert cmdline.ior_size("²") is None
+    assert cmdline.ior_size(digits + "k") is None
+    assert cmdline.ior_size("2m") == 2 * 1024 * 1024
 
 
 @pytest.mark.parametrize(

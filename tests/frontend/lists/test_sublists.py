@@ -259,15 +259,16 @@ def _list_keys() -> set[str]:
     return {key for key in keys if "lists:" in key or ":public:" in key}
 
 
-def test_a_formula_is_kept_in_the_caches_only_in_the_spelling_the_site_writes(client):
+def test_a_formula_in_any_spelling_is_never_kept_in_the_caches(client):
     build_list()
     shown(client)
     before = _list_keys()
-    for spelling in ("bw*md", "BW * MD", "bw  *  md", "(bw) * md", "bw * md *", "ior_easy_wrte"):
+    for spelling in ("bw * md", "bw*md", "BW * MD", "bw  *  md", "(bw) * md", "bw * md *", "ior_easy_wrte"):
         response = client.get(URL, {"formula": spelling})
         assert response.status_code == 200
         assert "ETag" not in response  # never marked public
+    # Even the spelling the site writes: anyone can make up formulas without end.
     assert _list_keys() == before
     canonical = client.get(URL, {"formula": "bw * md"})
     assert canonical.context["rows"] == client.get(URL, {"formula": "bw*md"}).context["rows"]
-    assert len(_list_keys() - before) >= 2  # the rows and the page body, once
+    assert _list_keys() == before

@@ -511,3 +511,36 @@ def _public_keys() -> list[str]:
         return [key for key in store if ":public:" in key and "next-embargo-end" not in key]
     client = cache._cache.get_client()  # type: ignore[attr-defined]
     return [key.decode() for key in client.scan_iter("*public:*") if b"next-embargo-end" not in key]
+
+
+FORMULAS = 40
+
+
+def test_distinct_formulas_add_no_cache_entry_and_are_ranked_right(client):
+    """Each formula is a new answer anyone can ask for; a stored one per formula filled the cache
+    (0.9 MiB each on a real list). The rows they rank are cached once; the ranking never is."""
+    build_history()
+    plain = client.get("/lists/isc41/io500.json").json()
+    for url in ("/lists/isc41/io500/", "/lists/isc41/io500.csv", "/api/v1/lists/isc41/io500/"):
+        assert client.get(url).status_code == 200
+    before = _all_cache_keys()
+    scores = {row["id"]: row["score"] for row in plain["rows"]}
+    assert len(scores) >= 2
+    for number in range(1, FORMULAS + 1):
+        formula = f"score * {number}"  # the canonical spelling, as the page's links write it
+        query = f"formula={formula.replace(' ', '%20').replace('*', '%2A')}"
+        page = client.get(f"/lists/isc41/io500/?{query}")
+        assert page.status_code == 200 and formula in page.content.decode()
+        for url in (f"/lists/isc41/io500.csv?{query}", f"/api/v1/lists/isc41/io500/?{query}"):
+            assert client.get(url).status_code == 200
+        answer = client.get(f"/lists/isc41/io500.json?{query}").json()
+        assert answer["custom_formula"] == formula
+        for row in answer["rows"]:
+            assert row["custom_score"] == pytest.approx(scores[row["id"]] * number)
+        ranked = [row["custom_score"] for row in answer["rows"]]
+        assert ranked == sorted(ranked, reverse=True)
+    weighted = client.get("/lists/isc41/io500.json?w_bw=3&w_md=1").json()
+    assert weighted["custom_weights"] == {"bw": 3.0, "md": 1.0}
+    added = _all_cache_keys() - before
+    record("cache-keys", "distinct formulas", requests=FORMULAS * 4 + 1, keys_added=len(added), statuses={})
+    assert added == set()

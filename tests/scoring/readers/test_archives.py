@@ -13,6 +13,7 @@ import pytest
 
 from scoring.model import Era, ReadError
 from scoring.readers.locate import Limits, read_runs
+from scoring.readers.walk import Limits as ArchiveLimits
 
 Submission = Callable[[int], Path]
 
@@ -86,7 +87,7 @@ def test_it_reads_a_zip_and_ignores_macos_debris(submission: Submission, tmp_pat
 def test_a_truncated_gzip_is_a_clear_read_error(submission: Submission, tmp_path: Path) -> None:
     archive = _tar(tmp_path / "run.tgz", _files_of(submission(45), "run"))
     archive.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
-    with pytest.raises(ReadError, match="damaged or incomplete"):
+    with pytest.raises(ReadError, match="damaged or truncated"):
         read_runs(archive)
 
 
@@ -129,7 +130,7 @@ def test_a_corrupt_zip_is_a_clear_read_error(submission: Submission, tmp_path: P
     data = bytearray(archive.read_bytes())
     data[40:400] = b"\xff" * 360  # inside the first member's compressed data
     archive.write_bytes(bytes(data))
-    with pytest.raises(ReadError, match="damaged or incomplete"):
+    with pytest.raises(ReadError, match="damaged or truncated"):
         read_runs(archive)
 
 
@@ -190,8 +191,8 @@ def test_a_compression_bomb_stops_at_the_stream_cap(tmp_path: Path) -> None:
         info = tarfile.TarInfo("run/filler.bin")
         info.size = 64 * 1024 * 1024
         tar.addfile(info, io.BytesIO(bytes(info.size)))
-    with pytest.raises(ReadError, match="unpacks to more than 8 MiB"):
-        read_runs(archive, limits=Limits(max_stream_bytes=8 * 1024 * 1024))
+    with pytest.raises(ReadError, match=r"unpacks to more than 8\.0 MiB"):
+        read_runs(archive, limits=Limits(archive=ArchiveLimits(max_unpacked_bytes=8 * 1024 * 1024)))
 
 
 def test_nested_archives_are_listed_but_not_opened(submission: Submission, tmp_path: Path) -> None:
@@ -211,7 +212,7 @@ def test_a_binary_summary_is_a_read_error(tmp_path: Path) -> None:
 def test_a_file_that_is_no_archive_is_a_read_error(tmp_path: Path) -> None:
     bogus = tmp_path / "notes.pdf"
     bogus.write_bytes(b"%PDF-1.4 not an archive")
-    with pytest.raises(ReadError, match="neither a folder nor a supported archive"):
+    with pytest.raises(ReadError, match="not an archive the registry can open"):
         read_runs(bogus)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from scoring.model import RankRow, TimelineBin
@@ -144,7 +146,10 @@ def test_ior_bandwidth_range_is_what_every_printed_figure_allows() -> None:
     assert raw.script_value == pytest.approx(5439 / 1024)
     # io500.sh printed the 8th field: total(s) in this 9-field row, wr/rd(s) in IOR 3.3's 11 fields.
     assert (raw.script_time_s, raw.time_s) == (359.55, 359.55)
-    assert (raw.started, raw.finished) == ("2018-11-13 20:15:35", "2018-11-13 20:21:35")
+    assert (raw.started, raw.finished) == (
+        dt.datetime(2018, 11, 13, 20, 15, 35),
+        dt.datetime(2018, 11, 13, 20, 21, 35),
+    )
 
 
 def test_ior_byte_count_narrows_the_bandwidth_of_a_row_without_decimals() -> None:
@@ -175,7 +180,10 @@ def test_mdtest_value_may_lie_between_its_min_and_max_columns() -> None:
     raw = parse_mdtest(text, "mdtest-easy-write.txt", "File creation")
     assert [raw.value_low, raw.value_high] == pytest.approx([33.7302145, 33.7302285])
     assert [raw.time_low, raw.time_high] == pytest.approx([515.8495, 515.8585])
-    assert (raw.started, raw.finished) == ("2020-06-02 10:43:48", "2020-06-02 10:53:03")
+    assert (raw.started, raw.finished) == (
+        dt.datetime(2020, 6, 2, 10, 43, 48),
+        dt.datetime(2020, 6, 2, 10, 53, 3),
+    )
 
 
 def test_mdtest_rank_csv_returns_its_all_row_as_the_total() -> None:

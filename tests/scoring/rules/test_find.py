@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from scoring.model import Era, RawOutput, RunResult, Severity
 from scoring.rules.find import find_rules
-from tests.scoring.run_builders import FIND_TOTAL_FILES, make_phase, make_run
+from tests.scoring.run_builders import FIND_TOTAL_FILES, FIND_VALUES, make_phase, make_run
 
 
 def find_run(value: float, era: Era = Era.C_SC21, **values: str) -> RunResult:
-    phase = make_phase("find", value=value)
-    phase.values.update(values)
+    phase = make_phase("find", value=value, values={**FIND_VALUES, **values})
     return make_run(era=era, phases={"find": phase})
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from scoring import Verification, verify
+from scoring.cmdline import ior_size
 from scoring.model import Severity
 from scoring.readers.echo import ior_options, mdtest_options, size_range
-from scoring.rules.options import ior_parameters, ior_size
+from scoring.rules.options import ior_parameters
 
 # One real run of each output era (submission, run folder), with the IOR version it printed.
 C_RUNS = {

@@ -6,9 +6,12 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.test import Client
 
+from submissions.accounts.models import ApiToken
+from submissions.accounts.tokens import api_token_issue
 from tests.conftest import PASSWORD
 
 # E-mails leave when the account is committed, as in production.
@@ -81,3 +84,82 @@ def test_the_token_page_shows_a_new_token_once_and_the_api_accepts_it(submitter:
 def test_the_token_page_needs_a_login() -> None:
     response = Client().get("/accounts/token/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+# --- the check nginx makes before it reads an upload's body ------------------------------------------
+
+UPLOAD_ALLOWED = "/accounts/upload-allowed/"
+
+
+def test_an_anonymous_request_may_not_upload() -> None:
+    response = Client().get(UPLOAD_ALLOWED)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert "API token" in response.content.decode()
+
+
+def test_a_logged_in_session_may_upload(submitter: Any) -> None:
+    client = Client()
+    client.force_login(submitter)
+    response = client.get(UPLOAD_ALLOWED)
+    assert response.status_code == 204 and response["X-Upload-User"] == str(submitter.pk)
+
+
+def test_a_valid_api_token_may_upload_and_checking_it_writes_nothing(submitter: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from submissions.accounts.tokens import api_token_issue
+
+    token = api_token_issue(user=submitter)
+    with CaptureQueriesContext(connection) as queries:
+        response = Client(HTTP_AUTHORIZATION=f"Token {token}").get(UPLOAD_ALLOWED)
+    assert response.status_code == 204 and response["X-Upload-User"] == str(submitter.pk)
+    statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
+    assert statements == ["SELECT"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Token io500_not-a-token",
+        "Token",
+        "Token t\u00f6ken",
+        "Bearer {token}",
+        "Token {token} extra",
+        "Basic eDp4",
+    ],
+)
+def test_an_unknown_or_malformed_token_may_not_upload(submitter: Any, header: str) -> None:
+    from submissions.accounts.tokens import api_token_issue
+
+    token = api_token_issue(user=submitter)
+    response = Client(HTTP_AUTHORIZATION=header.format(token=token)).get(UPLOAD_ALLOWED)
+    assert response.status_code == 401
+
+
+def test_the_token_of_an_inactive_account_may_not_upload(submitter: Any) -> None:
+    from submissions.accounts.tokens import api_token_issue
+
+    token = api_token_issue(user=submitter)
+    User.objects.filter(pk=submitter.pk).update(is_active=False)
+    assert Client(HTTP_AUTHORIZATION=f"Token {token}").get(UPLOAD_ALLOWED).status_code == 401
+
+
+def test_a_password_change_revokes_the_api_tokens_but_a_rehash_at_log_in_does_not(submitter: Any) -> None:
+    api_token_issue(user=submitter)
+    # The same password re-hashed at log-in (a salt too short for today's hasher) is no new password.
+    weak = make_password(PASSWORD, salt="a", hasher="md5")
+    User.objects.filter(pk=submitter.pk).update(password=weak)
+    assert Client().login(username="alice", password=PASSWORD)
+    assert User.objects.get(pk=submitter.pk).password != weak  # it was re-hashed and saved
+    assert ApiToken.objects.filter(user=submitter).count() == 1
+    client = Client()
+    client.force_login(User.objects.get(pk=submitter.pk))  # with the re-hashed password
+    new = "another horse battery staple"
+    changed = client.post(
+        "/accounts/password_change/",
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+    assert changed.status_code == 302 and changed["Location"] == "/accounts/password_change/done/"
+    assert ApiToken.objects.filter(user=submitter).count() == 0

@@ -3,6 +3,7 @@ snapshots untouched."""
 
 from __future__ import annotations
 
+import errno
 import io
 import time
 from dataclasses import replace
@@ -17,6 +18,7 @@ import scoring
 from registry.lists.services import list_build, list_publish
 from scoring.model import BasisLevel, EvidenceBasis, Severity, Verification
 from scoring.model import Finding as ScoringFinding
+from submissions.ingest.unpack import ExtractionRejected
 from submissions.models import ReverifyRun, ReviewState, Submission
 from submissions.review.reverify import reverify_start
 from submissions.services import submission_create
@@ -113,6 +115,24 @@ def test_the_committee_follows_the_run_on_its_page(
     page = client.get(started["Location"]).content.decode()
     assert "1 of 1 verified again (100 %)" in page
     assert "new errors: new-rule" in page
+
+
+def test_a_disk_fault_of_ours_during_reverification_keeps_the_verdict_and_reports_the_error(
+    accepted_real: Submission, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The unpacker calls unreadable bytes damage; an EIO of our scratch disk is behind it here.
+    def failing_disk(archive: Path, destination: Path) -> None:
+        try:
+            raise OSError(errno.EIO, "Input/output error")
+        except OSError as exc:
+            raise ExtractionRejected(f"The archive is damaged or truncated ({exc}).") from exc
+
+    monkeypatch.setattr("submissions.ingest.verify.extract_archive", failing_disk)
+    call_command("reverify", "--wait", stdout=io.StringIO())
+    run = ReverifyRun.objects.get()
+    assert (run.done, run.changed, run.failed) == (1, 0, 1)
+    accepted_real.refresh_from_db()
+    assert accepted_real.status == Submission.Status.VERIFIED
 
 
 def test_an_unknown_release_is_a_clear_error() -> None:

@@ -168,3 +168,33 @@ def test_a_number_written_as_text_is_read_as_the_engine_reads_it(
         and _number("inf", integer) is None
         and _number("1_0", integer) is None
     )
+
+
+@pytest.mark.parametrize("count", ["²", "9" * 5_000])
+def test_a_count_that_int_refuses_is_a_problem_not_a_crash(count: str) -> None:
+    # "²" passes isdigit() and int() refuses it, as it refuses more than 4,300 digits: both once
+    # escaped the reader as a ValueError.
+    problems = system_description_read({"client_nodes": count}).problems
+    # The echo of what was sent is clipped (a 5,000-digit value is not sent back whole).
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        f'client_nodes: The number of client nodes must be a whole number, not "{count[:40]}'
+    )
+    assert len(problems[0]) < 1_200
+
+
+@pytest.mark.parametrize("amount", ["nan", "inf", "1_000", "-1", "lots"])
+def test_amounts_are_read_as_the_scoring_readers_read_numbers(amount: str) -> None:
+    clean = system_description_read({"storage_capacity_bytes": amount})
+    assert "storage_capacity_bytes" not in clean.fields
+    assert clean.problems and clean.problems[0].startswith("storage_capacity_bytes: ")
+
+
+def test_an_amount_written_as_text_or_as_a_number_is_read() -> None:
+    assert (
+        system_description_read({"storage_capacity_bytes": " 1.5e3 "}).fields["storage_capacity_bytes"]
+        == 1500.0
+    )
+    assert (
+        system_description_read({"storage_capacity_bytes": 1500}).fields["storage_capacity_bytes"] == 1500.0
+    )
