@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from submissions.evidence_basis import with_basis
@@ -23,14 +24,24 @@ from submissions.review.rules import AWAITING_REVIEW, SUBMITTER_EDITABLE, SUBMIT
 
 
 def review_queue() -> QuerySet[Submission]:
-    """Everything awaiting a committee decision, oldest submission first, with its finding counts and
-    what its verdict rests on (submissions.evidence_basis.with_basis)."""
+    """Everything awaiting a committee decision, oldest submission first, with its finding counts, how
+    many edits the submitter made since submitting, and what its verdict rests on
+    (submissions.evidence_basis.with_basis)."""
+    # A subquery, not a join: a second joined relation would multiply the finding counts.
+    edits = (
+        SubmissionRevision.objects.filter(submission=OuterRef("pk"), created_at__gt=OuterRef("submitted_at"))
+        .order_by()
+        .values("submission")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     rows = (
         Submission.objects.filter(review_state__in=AWAITING_REVIEW)
         .select_related("release", "storage_system__institution", "submitter")
         .annotate(
             error_count=Count("findings", filter=Q(findings__severity=Finding.Severity.ERROR)),
             warning_count=Count("findings", filter=Q(findings__severity=Finding.Severity.WARNING)),
+            edits_since_submitted=Coalesce(Subquery(edits), 0),
         )
         .order_by("submitted_at", "pk")
     )

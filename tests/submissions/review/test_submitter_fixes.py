@@ -20,7 +20,7 @@ from submissions.models import (
     Submission,
     SubmissionRevision,
 )
-from submissions.review.selectors import next_step, submission_with_next_step_facts
+from submissions.review.selectors import next_step, review_queue, submission_with_next_step_facts
 from submissions.review.services import (
     questionnaire_record,
     submission_accept,
@@ -128,6 +128,21 @@ class TestSystemDescriptionEdits:
         page = client_for(committee_member).get(f"/review/{draft.pk}/").content.decode()
         assert 'data-role="revision" data-kind="system"' in page
         assert 'data-field="client_nodes"' in page and "System description edited" in page
+
+
+def test_the_queue_counts_the_edits_made_since_submission(
+    submitter: Any, committee_member: Any, draft: Submission
+) -> None:
+    Finding.objects.create(submission=draft, code="c", severity="warning", message="Look at this.")
+    Finding.objects.create(submission=draft, code="d", severity="warning", message="And at this.")
+    system_description_edit(user=submitter, submission=draft, fields={"client_nodes": 11})  # before
+    submitted(submitter, draft)
+    system_description_edit(user=submitter, submission=draft, fields={"client_nodes": 12})
+    system_description_edit(user=submitter, submission=draft, fields={"client_os": "RHEL 9"})
+    (row,) = review_queue()
+    assert (getattr(row, "edits_since_submitted"), getattr(row, "warning_count")) == (2, 2)  # noqa: B009
+    page = client_for(committee_member).get("/review/").content.decode()
+    assert "2 edits since submitted" in page
 
 
 class TestQuestionnaireVersions:
