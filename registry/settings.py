@@ -120,7 +120,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # User names compared as people type them (NFKC, any case), as the log-in lock counts them.
 AUTHENTICATION_BACKENDS = ["submissions.accounts.backends.NormalisedUsernameBackend"]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "submissions:mine"
+LOGIN_REDIRECT_URL = "submissions:after-login"
 LOGOUT_REDIRECT_URL = "frontend:home"
 
 LANGUAGE_CODE = "en-us"

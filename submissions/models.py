@@ -53,6 +53,10 @@ class ReviewState(models.TextChoices):
     CHANGES_REQUESTED = "changes_requested", "Changes requested"
     REJECTED = "rejected", "Rejected"
     PUBLISHED = "published", "Published"
+    # The submitter took it back before publication (ReviewEvent "withdraw" says why).
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    # A new upload replaced its tarball; `Submission.supersedes` on the new one points here.
+    SUPERSEDED = "superseded", "Superseded by a new upload"
 
 
 class Reproducibility(models.TextChoices):
@@ -142,6 +146,11 @@ class Submission(models.Model):
     category = models.CharField(max_length=16, choices=ListCategory.choices, default=ListCategory.RESEARCH)
     anonymous = models.BooleanField(
         default=False, help_text='Published lists show "anonymous" instead of the submitter\'s name.'
+    )
+    # The submission whose tarball this upload replaced: its questionnaire, description and review
+    # carry over, and it stays stored, marked superseded.
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
 
     history = HistoricalRecords()
@@ -402,3 +411,4 @@ from submissions.review.models import ReverifyItem as ReverifyItem  # noqa: E402
 from submissions.review.models import ReverifyRun as ReverifyRun  # noqa: E402
 from submissions.review.models import ReviewComment as ReviewComment  # noqa: E402
 from submissions.review.models import ReviewEvent as ReviewEvent  # noqa: E402
+from submissions.review.models import SubmissionRevision as SubmissionRevision  # noqa: E402

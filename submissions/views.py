@@ -20,6 +20,8 @@ from submissions.archives import ArchiveStorageUnavailable, ArchiveUnreachable, 
 from submissions.forms import SubmissionUploadForm
 from submissions.models import Submission
 from submissions.permissions import authenticated_user
+from submissions.review.roles import is_committee
+from submissions.review.selectors import next_step, with_next_step_facts
 from submissions.selectors import (
     submission_get_status,
     submission_get_visible,
@@ -74,8 +76,19 @@ def upload(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
-    rows = submission_list_for_user(user=authenticated_user(request.user))
-    return render(request, "submissions/mine.html", {"submissions": rows})
+    rows = [
+        (row, next_step(row))
+        for row in with_next_step_facts(submission_list_for_user(user=authenticated_user(request.user)))
+    ]
+    return render(request, "submissions/mine.html", {"rows": rows})
+
+
+@login_required
+@require_GET
+def after_login(request: HttpRequest) -> HttpResponse:
+    """Where a login without a `next` lands: the committee on its review queue, everyone else on
+    their own submissions."""
+    return redirect("review:queue" if is_committee(request.user) else "submissions:mine")
 
 
 def status_payload(submission: Submission) -> dict[str, object]:

@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 
-from submissions.forms import open_releases
+from submissions.forms import ARCHIVE_EXTENSIONS, open_releases
 from submissions.models import ListCategory, Reproducibility
 from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_SECTIONS
 from submissions.review.rules import TRANSITIONS, Actor
+from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 
 
 class QuestionnaireForm(forms.Form):
@@ -70,6 +71,8 @@ class DecisionForm(GapFields):
     )
     reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
     accept_gap = forms.BooleanField(required=False)
+    # Set by the confirmation page: a destructive decision is taken only once it was confirmed.
+    confirmed = forms.BooleanField(required=False)
 
 
 class GapAcceptForm(GapFields):
@@ -85,3 +88,36 @@ class AssessForm(forms.Form):
 class CommentForm(forms.Form):
     body = forms.CharField(label="Comment", widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000)
     parent = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class SystemEditForm(forms.Form):
+    """The description fields of the upload form; a blank clears a field, the service checks values."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in TEXT_FIELDS.items():
+            self.fields[name] = forms.CharField(label=label.capitalize(), required=False, max_length=255)
+        for name, label in COUNT_FIELDS.items():
+            self.fields[name] = forms.IntegerField(label=label.capitalize(), required=False, min_value=0)
+        self.fields[NETWORK_FIELD] = forms.CharField(
+            label="Client network bandwidth per node",
+            required=False,
+            help_text='In Gbit/s, e.g. "100" or "200 Gbit/s".',
+        )
+
+
+class ReplaceForm(forms.Form):
+    archive = forms.FileField(
+        label="Corrected result archive",
+        help_text="The whole result folder again, as .tar.gz, .tar.bz2, .tar.xz, .tar or .zip.",
+        widget=forms.ClearableFileInput(attrs={"accept": ARCHIVE_EXTENSIONS}),
+    )
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        label="Why you withdraw it (the committee sees this)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2_000,
+    )
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)

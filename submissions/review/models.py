@@ -96,6 +96,10 @@ ACTION_LABELS = {
     "publish": "Published",
     "assess": "Reproducibility assessed",
     "accept_gap": "Accepted despite missing raw outputs",
+    "withdraw": "Withdrawn by the submitter",
+    "edit_system": "System description edited",
+    "edit_questionnaire": "Questionnaire edited",
+    "replace": "Tarball replaced by a new upload",
 }
 
 
@@ -200,3 +204,35 @@ class ReverifyItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run}: {self.submission}"
+
+
+class SubmissionRevision(models.Model):
+    """One edit of the system description or the questionnaire by the submitter: who, when, and
+    each field's value before and after, so the committee sees what changed since it looked."""
+
+    class Kind(models.TextChoices):
+        SYSTEM = "system", "System description"
+        QUESTIONNAIRE = "questionnaire", "Questionnaire"
+
+    submission = models.ForeignKey(
+        "submissions.Submission", on_delete=models.CASCADE, related_name="revisions"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    number = models.PositiveIntegerField(help_text="1 for the first edit of this kind, then 2, ...")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # [{"field": name, "label": label, "before": value, "after": value}, ...] for the fields that changed.
+    changes = models.JSONField(default=list)
+    # The whole state after the edit, so any two versions can be compared later.
+    snapshot = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["submission", "kind", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "kind", "number"], name="unique_revision_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} version {self.number} of {self.submission}"

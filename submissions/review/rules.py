@@ -4,6 +4,9 @@ whose action it is. No queries here; the services enforce it and the pages offer
     draft ──submit──> submitted ──start_review──> under_review ──accept──> accepted ──publish──> published
       ▲                  │                           │    │
       └── (submitter edits; changes_requested ──submit──┘    └──reject──> rejected
+
+Before publication the submitter may withdraw (any state but published, rejected, withdrawn) or
+replace the tarball by a new upload (until accepted), which leaves this one superseded.
 """
 
 from __future__ import annotations
@@ -28,6 +31,13 @@ class Transition:
     target: str
     actor: Actor
     reason_required: bool = False
+    # How the button looks: "primary" moves it towards the lists, "neutral" asks for more,
+    # "destructive" takes it off them; a destructive one is confirmed on a page of its own.
+    consequence: str = "neutral"
+
+    @property
+    def destructive(self) -> bool:
+        return self.consequence == "destructive"
 
 
 TRANSITIONS: dict[str, Transition] = {
@@ -53,6 +63,7 @@ TRANSITIONS: dict[str, Transition] = {
             frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW}),
             ReviewState.ACCEPTED,
             Actor.COMMITTEE,
+            consequence="primary",
         ),
         Transition(
             "request_changes",
@@ -69,6 +80,7 @@ TRANSITIONS: dict[str, Transition] = {
             ReviewState.REJECTED,
             Actor.COMMITTEE,
             reason_required=True,
+            consequence="destructive",
         ),
         Transition(
             "publish",
@@ -77,11 +89,33 @@ TRANSITIONS: dict[str, Transition] = {
             ReviewState.PUBLISHED,
             Actor.SYSTEM,
         ),
+        Transition(
+            "withdraw",
+            "Withdraw",
+            frozenset(
+                {
+                    ReviewState.DRAFT,
+                    ReviewState.SUBMITTED,
+                    ReviewState.UNDER_REVIEW,
+                    ReviewState.CHANGES_REQUESTED,
+                    ReviewState.ACCEPTED,
+                }
+            ),
+            ReviewState.WITHDRAWN,
+            Actor.SUBMITTER,
+            reason_required=True,
+            consequence="destructive",
+        ),
     )
 }
 
 # The states in which the submitter may still change what they submitted.
 SUBMITTER_EDITABLE = frozenset({ReviewState.DRAFT, ReviewState.CHANGES_REQUESTED})
+# The states in which the submitter may still fix the system description and the questionnaire (a
+# new version each, which the committee sees) or replace the tarball: until the submission is accepted.
+SUBMITTER_FIXABLE = frozenset(
+    {ReviewState.DRAFT, ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.CHANGES_REQUESTED}
+)
 # The states in which the committee may assign the reproducibility level and the list category.
 ASSESSABLE = frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED})
 # The states in which the committee may accept a run's missing raw outputs on their own (a run
@@ -106,5 +140,10 @@ def refusal(transition: Transition, state: str, state_label: str) -> str | None:
         return (
             f"This submission is {state_label.lower()}; only a draft or a submission with changes "
             "requested can be submitted for review."
+        )
+    if transition.action == "withdraw":
+        return (
+            f"This submission is {state_label.lower()}; only a submission not yet published can be "
+            "withdrawn. To take a published result off a list, write to the committee."
         )
     return f'A submission that is {state_label.lower()} cannot be moved on with "{transition.label}".'

@@ -5,9 +5,11 @@ and e-mails the submitter once the change is committed."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,18 +23,31 @@ from submissions.models import (
     ReviewEvent,
     ReviewState,
     Submission,
+    SubmissionRevision,
+    SystemDescription,
 )
 from submissions.review.mail import comment_notify, committee_notify_submitted, review_event_notify
+from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.questionnaire import questionnaire_clean, questionnaire_missing
 from submissions.review.roles import is_committee
 from submissions.review.rules import (
     ASSESSABLE,
     GAP_ACCEPTABLE,
     SUBMITTER_EDITABLE,
+    SUBMITTER_FIXABLE,
     TRANSITIONS,
     Actor,
     refusal,
 )
+from submissions.services import submission_create
+from submissions.system.description import (
+    COUNT_FIELDS,
+    FORM_FIELD_NAMES,
+    NETWORK_FIELD,
+    TEXT_FIELDS,
+    system_description_clean,
+)
+from submissions.system.services import storage_system_link
 
 MAX_COMMENT_CHARS = 10_000
 
@@ -51,6 +66,16 @@ def _require_own_editable(user: User, submission: Submission) -> None:
     if not _is_own(user, submission):
         raise PermissionDenied("Only the submitter can change this submission.")
     if submission.review_state not in SUBMITTER_EDITABLE:
+        raise ValidationError(
+            f"This submission is {submission.get_review_state_display().lower()}, so it can no longer be "
+            "changed. If something must be corrected, write a comment to the committee."
+        )
+
+
+def _require_own_fixable(user: User, submission: Submission) -> None:
+    if not _is_own(user, submission):
+        raise PermissionDenied("Only the submitter can change this submission.")
+    if submission.review_state not in SUBMITTER_FIXABLE:
         raise ValidationError(
             f"This submission is {submission.get_review_state_display().lower()}, so it can no longer be "
             "changed. If something must be corrected, write a comment to the committee."
@@ -146,16 +171,145 @@ def _gap_named(row: Submission, named: Sequence[str]) -> tuple[tuple[str, ...], 
 # The submitter's side.
 
 
+def _field_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], labels: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    return [
+        {"field": name, "label": label, "before": before.get(name), "after": after.get(name)}
+        for name, label in labels.items()
+        if before.get(name) != after.get(name)
+    ]
+
+
+def _revision_add(
+    submission: Submission,
+    *,
+    user: User,
+    kind: str,
+    changes: list[dict[str, Any]],
+    snapshot: dict[str, Any],
+) -> SubmissionRevision:
+    """A new version of the description or questionnaire; once the committee has it (submitted or
+    later) the edit also goes on the timeline, so it is seen on the review page."""
+    number = SubmissionRevision.objects.filter(submission=submission, kind=kind).count() + 1
+    revision = SubmissionRevision.objects.create(
+        submission=submission, kind=kind, number=number, author=user, changes=changes, snapshot=snapshot
+    )
+    if submission.review_state != ReviewState.DRAFT:
+        names = ", ".join(change["label"] for change in changes)
+        ReviewEvent.objects.create(
+            submission=submission,
+            actor=user,
+            action=f"edit_{kind}",
+            from_state=submission.review_state,
+            to_state=submission.review_state,
+            reason=f"Version {number}: {names}.",
+        )
+    # The public page's cache key holds updated_at (submissions.selectors).
+    submission.save(update_fields=["updated_at"])
+    return revision
+
+
+QUESTIONNAIRE_LABELS = {name: title for name, (title, _question) in QUESTIONNAIRE_SECTIONS.items()}
+
+
 def questionnaire_record(
     *, user: User, submission: Submission, answers: Mapping[str, object]
 ) -> Questionnaire:
-    """Store (or replace) the reproducibility questionnaire; the submitter's, while they may edit."""
+    """Store (or replace) the reproducibility questionnaire; the submitter's, until it is accepted.
+    Every change after the first is a new version naming the answers that changed."""
     clean = questionnaire_clean(answers)
     with transaction.atomic():
         row = _locked(submission)
-        _require_own_editable(user, row)
+        _require_own_fixable(user, row)
+        existing = Questionnaire.objects.filter(submission=row).first()
+        before = {name: getattr(existing, name) for name in QUESTIONNAIRE_LABELS} if existing else {}
         questionnaire, _ = Questionnaire.objects.update_or_create(submission=row, defaults=clean)
+        after = {name: getattr(questionnaire, name) for name in QUESTIONNAIRE_LABELS}
+        changes = _field_changes(before, after, QUESTIONNAIRE_LABELS)
+        if changes:
+            _revision_add(
+                row, user=user, kind=SubmissionRevision.Kind.QUESTIONNAIRE, changes=changes, snapshot=after
+            )
     return questionnaire
+
+
+SYSTEM_LABELS = {
+    **{name: label.capitalize() for name, label in TEXT_FIELDS.items()},
+    **{name: label.capitalize() for name, label in COUNT_FIELDS.items()},
+    NETWORK_FIELD: "Client network bandwidth per node (Gbit/s)",
+}
+
+
+def system_description_values(description: SystemDescription | None) -> dict[str, Any]:
+    """The fields a submitter edits, as stored (blank for a submission without a description)."""
+    return {name: getattr(description, name) if description else None for name in FORM_FIELD_NAMES}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def system_description_edit(
+    *, user: User, submission: Submission, fields: Mapping[str, Any]
+) -> SubmissionRevision:
+    """The submitter fixes the system description (until accepted): the fields given replace the
+    stored ones, a blank clears one, each edit is a version naming what changed. The values are
+    checked as at upload; a changed name, institution or file system moves it to that storage system."""
+    given = {name: value for name, value in fields.items() if name in FORM_FIELD_NAMES}
+    typed = system_description_clean({}, overrides={k: v for k, v in given.items() if not _blank(v)}).fields
+    if typed.get("client_nodes") == 0:
+        raise ValidationError({"client_nodes": ["The number of client nodes must be at least 1."]})
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_own_fixable(user, row)
+        description = SystemDescription.objects.filter(submission=row).first()
+        if description is None:
+            description = SystemDescription(submission=row, origin="edited by the submitter")
+        before = system_description_values(description)
+        for name in given:
+            blank = "" if name in TEXT_FIELDS else None
+            setattr(description, name, typed.get(name, blank))
+        after = system_description_values(description)
+        changes = _field_changes(before, after, SYSTEM_LABELS)
+        if not changes:
+            raise ValidationError("Nothing changed: the description already holds these values.")
+        for change in changes:
+            # The submitter now vouches for the value, whatever filled it in before.
+            description.field_sources.pop(change["field"], None)
+        description.save()
+        identity = ("system_name", "institution_name", "filesystem_type")
+        if any(change["field"] in identity for change in changes):
+            row.storage_system = None
+            row.save(update_fields=["storage_system", "updated_at"])
+            storage_system_link(row, system_description_clean({}, overrides=_identity_of(description)))
+        return _revision_add(
+            row, user=user, kind=SubmissionRevision.Kind.SYSTEM, changes=changes, snapshot=after
+        )
+
+
+def _identity_of(description: SystemDescription) -> dict[str, Any]:
+    names = ("system_name", "institution_name", "filesystem_type", "storage_vendor")
+    return {name: getattr(description, name) for name in names if getattr(description, name)}
+
+
+def submission_withdraw(*, user: User, submission: Submission, reason: str) -> Submission:
+    """The submitter takes a submission back before it is published, saying why (the committee and
+    the timeline see the reason); it then goes on no list."""
+    if not _is_own(user, submission):
+        raise PermissionDenied("Only the submitter can withdraw this submission.")
+    if not reason.strip():
+        raise ValidationError("Say why you withdraw it (the committee sees your reason).")
+    transition = TRANSITIONS["withdraw"]
+    with transaction.atomic():
+        row = _locked(submission)
+        problem = refusal(transition, row.review_state, row.get_review_state_display())
+        if problem:
+            raise ValidationError(problem)
+        # No mail: the submitter took this step; the committee sees it in the timeline.
+        _record(row, user=user, action="withdraw", target=transition.target, reason=reason.strip())
+        row.save()
+    return row
 
 
 def submission_publication_name_set(*, user: User, submission: Submission, anonymous: bool) -> Submission:
@@ -250,6 +404,65 @@ def submission_submit(
         row.save()
         _notify_on_commit(event)
         transaction.on_commit(lambda: committee_notify_submitted(row))
+    return row
+
+
+def submission_replace(
+    *, user: User, submission: Submission, archive: File[bytes], original_name: str
+) -> Submission:
+    """A new upload replaces the tarball (until accepted): a new submission, linked as the next version
+    of this one, which is kept and marked superseded. The description the submitter gave, the
+    questionnaire, the release and the review (state, history, comments) carry over to it."""
+    _require_own_fixable(user, submission)
+    description = SystemDescription.objects.filter(submission=submission).first()
+    given = {
+        name: value
+        for name, value in system_description_values(description).items()
+        if not _blank(value) and description is not None and name not in description.field_sources
+    }
+    # The release is set below, not here: a replacement asked for after the call closed still counts.
+    new, created = submission_create(
+        submitter=user,
+        archive=archive,
+        original_name=original_name,
+        system_fields=given or None,
+        system_origin="carried over from the replaced upload",
+        ten_node=submission.ten_node,
+    )
+    if not created:
+        raise ValidationError(
+            f"You uploaded this exact archive before (submission {new.pk}); upload the corrected one."
+        )
+    with transaction.atomic():
+        old = _locked(submission)
+        _require_own_fixable(user, old)
+        row = _locked(new)
+        row.supersedes = old
+        row.release = old.release
+        for name in ("review_state", "submitted_at", "anonymous", "category", "reproducibility"):
+            setattr(row, name, getattr(old, name))
+        questionnaire = Questionnaire.objects.filter(submission=old).first()
+        if questionnaire is not None:
+            answers = {name: getattr(questionnaire, name) for name in QUESTIONNAIRE_LABELS}
+            Questionnaire.objects.create(submission=row, **answers)
+        ReviewEvent.objects.create(
+            submission=row,
+            actor=user,
+            action="replace",
+            from_state=old.review_state,
+            to_state=old.review_state,
+            reason=f"Replaces the tarball of submission {old.pk}; its review carries over.",
+        )
+        row._change_reason = f"replaces submission {old.pk}"  # type: ignore[attr-defined]
+        row.save()
+        _record(
+            old,
+            user=user,
+            action="replace",
+            target=ReviewState.SUPERSEDED,
+            reason=f"Replaced by a new upload, submission {row.pk}.",
+        )
+        old.save()
     return row
 
 

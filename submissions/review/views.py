@@ -25,16 +25,29 @@ from submissions.review.forms import (
     DecisionForm,
     GapAcceptForm,
     QuestionnaireForm,
+    ReplaceForm,
     SubmitForm,
+    SystemEditForm,
+    WithdrawForm,
 )
 from submissions.review.roles import committee_required, is_committee
-from submissions.review.rules import GAP_ACCEPTABLE, SUBMITTER_EDITABLE, committee_actions
+from submissions.review.rules import (
+    GAP_ACCEPTABLE,
+    SUBMITTER_EDITABLE,
+    SUBMITTER_FIXABLE,
+    TRANSITIONS,
+    committee_actions,
+)
 from submissions.review.selectors import (
     may_follow_review,
+    next_step,
     questionnaire_get,
     review_comments,
     review_queue,
     review_timeline,
+    submission_revisions,
+    submission_versions,
+    submission_with_next_step_facts,
 )
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
@@ -44,7 +57,11 @@ from submissions.review.services import (
     submission_assess,
     submission_gap_accept,
     submission_publication_name_set,
+    submission_replace,
     submission_submit,
+    submission_withdraw,
+    system_description_edit,
+    system_description_values,
 )
 from submissions.selectors import (
     submission_findings_ordered,
@@ -72,7 +89,13 @@ def review_context(user: User | AnonymousUser, submission: Submission) -> dict[s
     submitter and the committee)."""
     following = may_follow_review(user, submission)
     own = user.is_authenticated and submission.submitter_id == user.pk
+    versions = submission_versions(submission=submission) if following else [submission]
     return {
+        "next_step": next_step(submission_with_next_step_facts(submission=submission)) if own else None,
+        "may_fix": own and submission.review_state in SUBMITTER_FIXABLE,
+        "may_withdraw": own and submission.review_state in TRANSITIONS["withdraw"].sources,
+        "revisions": submission_revisions(submission=submission) if following else [],
+        "earlier_versions": versions[:-1],
         "questionnaire": questionnaire_get(submission=submission),
         "following_review": following,
         "timeline": review_timeline(submission=submission) if following else [],
@@ -105,7 +128,7 @@ def questionnaire_edit(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "submission": submission,
         "form": form,
-        "editable": submission.review_state in SUBMITTER_EDITABLE,
+        "editable": submission.review_state in SUBMITTER_FIXABLE,
     }
     return render(
         request, "submissions/review/questionnaire.html", context, status=400 if form.errors else 200
@@ -138,6 +161,104 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
     status = 400 if problems or form.errors else 200
     context = {"submission": submission, "form": form, "problems": problems}
     return render(request, "submissions/review/submit.html", context, status=status)
+
+
+def _form_errors(form: Any, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def system_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The submitter fixes the system description; each save is a version the committee sees."""
+    user, submission = _own_submission(request, pk)
+    current = submission_system_description(submission=submission)
+    initial = {k: v for k, v in system_description_values(current).items() if v is not None}
+    form = SystemEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            revision = system_description_edit(user=user, submission=submission, fields=form.cleaned_data)
+        except (ValidationError, PermissionDenied) as error:
+            if isinstance(error, PermissionDenied):
+                raise
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"The system description is saved as version {revision.number}.")
+            return redirect("submissions:detail", pk=submission.pk)
+    context = {
+        "submission": submission,
+        "form": form,
+        "editable": submission.review_state in SUBMITTER_FIXABLE,
+    }
+    return render(request, "submissions/review/system_edit.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def replace(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new upload replaces the tarball; it becomes the next version and this one is kept."""
+    user, submission = _own_submission(request, pk)
+    form = ReplaceForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        archive = form.cleaned_data["archive"]
+        try:
+            new = submission_replace(
+                user=user, submission=submission, archive=archive, original_name=archive.name or "archive"
+            )
+        except (ValidationError, PermissionDenied) as error:
+            if isinstance(error, PermissionDenied):
+                raise
+            _form_errors(form, error)
+        else:
+            messages.success(
+                request, f"The new upload replaces submission {submission.pk}; the registry is verifying it."
+            )
+            return redirect("submissions:detail", pk=new.pk)
+    context = {
+        "submission": submission,
+        "form": form,
+        "editable": submission.review_state in SUBMITTER_FIXABLE,
+    }
+    return render(request, "submissions/review/replace.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw before publication, with a reason; the first POST shows a confirmation page, so the
+    step is confirmed without JavaScript."""
+    user, submission = _own_submission(request, pk)
+    form = WithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if not form.cleaned_data["confirmed"]:
+            return render(
+                request,
+                "submissions/review/confirm.html",
+                {
+                    "submission": submission,
+                    "question": f"Withdraw submission {submission.pk}?",
+                    "consequence": "It goes on no list. This cannot be undone; to submit it again, "
+                    "upload it as a new submission.",
+                    "action_url": reverse("submissions:withdraw", args=[submission.pk]),
+                    "fields": {"reason": form.cleaned_data["reason"]},
+                    "reason": form.cleaned_data["reason"],
+                    "confirm_label": "Yes, withdraw it",
+                    "cancel_url": reverse("submissions:detail", args=[submission.pk]),
+                },
+            )
+        try:
+            submission_withdraw(user=user, submission=submission, reason=form.cleaned_data["reason"])
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"Submission {submission.pk} is withdrawn.")
+            return redirect("submissions:detail", pk=submission.pk)
+    context = {"submission": submission, "form": form}
+    return render(request, "submissions/review/withdraw.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -215,6 +336,7 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "basis": submission_basis(submission),
         "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
+        "destructive": [a.action for a in committee_actions(submission.review_state) if a.destructive],
         **review_context(request.user, submission),
     }
     return render(request, "submissions/review/detail.html", context)
@@ -230,6 +352,8 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Choose one of the decisions offered.")
         return redirect("review:detail", pk=pk)
     action = form.cleaned_data["action"]
+    if TRANSITIONS[action].destructive and not form.cleaned_data["confirmed"]:
+        return _confirm_decision(request, submission, form)
     if form.cleaned_data["accept_gap"] and action != "accept":
         messages.error(request, "Missing raw outputs are accepted with “Accept”, not with another decision.")
         return redirect("review:detail", pk=pk)
@@ -251,6 +375,26 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Submission {pk} is now {updated.get_review_state_display().lower()}.")
     return redirect("review:detail", pk=pk)
+
+
+def _confirm_decision(request: HttpRequest, submission: Submission, form: DecisionForm) -> HttpResponse:
+    """A page asking to confirm a destructive decision, carrying the form's values back."""
+    transition = TRANSITIONS[form.cleaned_data["action"]]
+    context = {
+        "submission": submission,
+        "question": f"{transition.label} submission {submission.pk}?",
+        "consequence": "The submitter is told by e-mail with your reason, and the run goes on no list.",
+        "action_url": reverse("review:decide", args=[submission.pk]),
+        "fields": {
+            "action": transition.action,
+            "reason": form.cleaned_data["reason"],
+            "gap_phases": form.cleaned_data.get("gap_phases") or "",
+        },
+        "reason": form.cleaned_data["reason"],
+        "confirm_label": f"Yes, {transition.label.lower()}",
+        "cancel_url": reverse("review:detail", args=[submission.pk]),
+    }
+    return render(request, "submissions/review/confirm.html", context)
 
 
 @committee_required

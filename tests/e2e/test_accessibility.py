@@ -12,7 +12,7 @@ import pytest
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
 from tests.e2e.browser import ARTIFACTS, AXE_FAILING_IMPACTS, axe_violations, open_page
-from tests.submissions.review.helpers import open_release
+from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,7 @@ def test_the_main_pages_have_no_serious_accessibility_violation(
     live_server: Any, browser: Any, submitter: Any, committee_member: Any, width: str
 ) -> None:
     history, leader = rich_history()
-    open_release()
+    draft = verified_upload(submitter, open_release())
     base = live_server.url
     visitor_pages = [
         "/",
@@ -66,12 +66,15 @@ def test_the_main_pages_have_no_serious_accessibility_violation(
         failing += check(visitor, base + path, report)
     member = open_page(browser, viewport=WIDTHS[width], bypass_csp=True).page
     log_in(member, base, submitter.username)
-    for path in ("/submissions/upload/", "/submissions/mine/", "/accounts/token/"):
+    own = f"/submissions/{draft.pk}"
+    member_pages = ("/submissions/upload/", "/submissions/mine/", "/accounts/token/", f"{own}/")
+    for path in (*member_pages, f"{own}/system/", f"{own}/replace/", f"{own}/withdraw/"):
         failing += check(member, base + path, report)
     committee_member_add(user=committee_member)
     committee = open_page(browser, viewport=WIDTHS[width], bypass_csp=True).page
     log_in(committee, base, committee_member.username)
-    for path in ("/review/", "/review/releases/", "/review/releases/new/", "/review/releases/isc40/"):
+    committee_pages = ("/review/", "/review/releases/", "/review/releases/new/", "/review/releases/isc40/")
+    for path in (*committee_pages, f"/review/{draft.pk}/"):
         failing += check(committee, base + path, report)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"axe-{width}.json").write_text(json.dumps(report, indent=2))

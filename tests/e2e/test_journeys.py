@@ -25,6 +25,7 @@ from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
 from tests.e2e.browser import ARTIFACTS, open_page, screenshot
 from tests.submissions.archives import pack_folder
+from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
 from tests.support.data import submission_folder
 
@@ -59,6 +60,18 @@ def fits_its_screen(page: Any) -> bool:
         # Shown with the failing assertion's output: which elements stick out.
         sys.stderr.write(f"{page.url} is wider than its screen: {wide}\n")
     return fits
+
+
+def above_the_fold(page: Any, selector: str) -> bool:
+    """The element is wholly inside the first screen, without scrolling."""
+    box = page.locator(selector).first.bounding_box()
+    if box is None:
+        return False
+    height = page.viewport_size["height"]
+    inside = bool(box["y"] >= 0 and box["y"] + box["height"] <= height)
+    if not inside:
+        sys.stderr.write(f"{selector} is at {box['y']:.0f}-{box['y'] + box['height']:.0f}px of {height}px\n")
+    return inside
 
 
 def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> None:
@@ -138,6 +151,9 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     # The committee opens the next release with its dates.
     committee = open_page(browser, problems, viewport=WIDTHS[width]).page
     log_in(committee, base, "carol")
+    # The committee lands on its review queue, and the navigation leads back to it.
+    assert urlsplit(committee.url).path == "/review/"
+    assert committee.locator("[data-nav=review]").count() == 1
     committee.goto(f"{base}/review/releases/")
     committee.click("text=Open a release")
     committee.fill("[name=name]", "ISC40")
@@ -170,9 +186,14 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     newcomer.click("button:has-text('Upload and verify')")
     newcomer.wait_for_url("**/submissions/*/")
     newcomer.wait_for_selector("[data-role=status]:has-text('Verified')")
+    # Once verified, the page says what to do next, and "Submit for review" is on the first screen.
+    newcomer.wait_for_selector("[data-role=next-step][data-kind=act]")
+    assert above_the_fold(newcomer, "[data-role=next-step]")
+    assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]")
     assert fits_its_screen(newcomer)
     shot(newcomer, width, "submitter-1-verified")
-    newcomer.click("text=Fill in the questionnaire")
+    screenshot(newcomer, f"journey-{width}-submitter-1-first-screen", full_page=False)
+    newcomer.click("[data-role=next-step] >> text=Fill in the questionnaire")
     for name in QUESTIONNAIRE_SECTIONS:
         newcomer.fill(
             f"[name={name}]", f"Our answer on {name} has more than ten words in it for the committee."
@@ -184,11 +205,44 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
         newcomer.check(f"[name={name}]")
     newcomer.click("button:has-text('Submit for review')")
     newcomer.wait_for_selector("[data-role=review-state]:has-text('Submitted for review')")
+    assert "Wait for the committee" in newcomer.locator("[data-role=next-step]").inner_text()
     submission = Submission.objects.get()
 
-    # The committee reviews, accepts, builds and publishes, then corrects the list.
+    # The committee asks for a fix; the submitter sees the request as the next step, fixes the
+    # description (a version the committee sees) and submits again.
     committee.goto(f"{base}/review/")
     committee.click(f"#review-queue a:text-is('{submission.pk}')")
+    committee.fill("#decision-reason", "Please fix the node count.")
+    committee.click("[data-action=request_changes]")
+    committee.wait_for_selector("[data-role=review-state]:has-text('Changes requested')")
+    newcomer.goto(f"{base}/submissions/mine/")
+    row = newcomer.locator(f"tr[data-submission='{submission.pk}']")
+    assert "Changes requested" in row.locator("[data-role=review-state]").inner_text()
+    shot(newcomer, width, "submitter-2-mine")
+    row.locator("[data-role=next-step] a").click()
+    assert "Please fix the node count." in newcomer.locator("[data-role=next-step]").inner_text()
+    assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]")
+    shot(newcomer, width, "submitter-3-changes-requested")
+    newcomer.click("[data-role=next-step] [data-role=edit-system]")
+    newcomer.fill("[name=client_nodes]", "12")
+    newcomer.click("button:has-text('Save the description')")
+    newcomer.wait_for_selector("text=saved as version 1")
+    newcomer.click("[data-role=next-step] [data-role=submit-link]")
+    for name in ("reviewed", "followed_rules", "permission_to_publish"):
+        newcomer.check(f"[name={name}]")
+    newcomer.click("button:has-text('Submit for review')")
+    newcomer.wait_for_selector("[data-role=review-state]:has-text('Submitted for review')")
+
+    # The committee reviews what changed, accepts, builds and publishes, then corrects the list.
+    committee.goto(f"{base}/review/")
+    committee.click(f"#review-queue a:text-is('{submission.pk}')")
+    fix = committee.locator("[data-role=revision][data-kind=system] tr[data-field=client_nodes]")
+    assert fix.locator(".before").inner_text() == "10" and fix.locator(".after").inner_text() == "12"
+    # The destructive decision is drawn in red, apart from the others.
+    reject_colour = committee.locator("[data-action=reject]").evaluate("(e) => getComputedStyle(e).color")
+    assert reject_colour == "rgb(180, 35, 24)"
+    assert fits_its_screen(committee)
+    shot(committee, width, "committee-1b-review")
     committee.select_option("[name=reproducibility]", "fully_reproducible")
     committee.select_option("[name=category]", "production")
     committee.click("#assess-form button[type=submit]")
@@ -285,3 +339,28 @@ def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
     listed = _call(f"{base}/api/v1/lists/isc41/io500/", token)
     assert listed["count"] == len(listed["rows"]) == history.new_list.entries.count()
     assert problems == []
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_submitter_withdraws_a_draft_through_the_confirmation_page_without_javascript(
+    live_server: Any, browser: Any, submitter: Any, width: str
+) -> None:
+    draft = verified_upload(submitter, open_release())
+    base = live_server.url
+    # No JavaScript at all: the confirmation is a page of its own, not a dialog.
+    page = browser.new_context(viewport=WIDTHS[width], java_script_enabled=False).new_page()
+    log_in(page, base, submitter.username)
+    page.goto(f"{base}/submissions/{draft.pk}/")
+    page.click("[data-role=withdraw-link]")
+    page.fill("[name=reason]", "The run was filed under the wrong release.")
+    page.click("button:has-text('Withdraw')")
+    page.wait_for_selector("[data-role=confirm]")
+    assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.DRAFT
+    assert fits_its_screen(page)
+    shot(page, width, "submitter-withdraw-confirm")
+    page.click("[data-role=confirm-button]")
+    page.wait_for_selector("[data-role=next-step]:has-text('you withdrew')")
+    assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.WITHDRAWN
+    assert "The run was filed under the wrong release." in page.locator("[data-role=timeline]").inner_text()
+    shot(page, width, "submitter-withdrawn")
+    page.context.close()

@@ -144,11 +144,18 @@ class TestSubmitterEdits:
         assert draft.anonymous is True
         assert draft.questionnaire.system_purpose.count("-word") == 20
 
-    def test_a_submitted_submission_can_no_longer_be_edited(self, submitter: Any, draft: Submission) -> None:
-        submitted(submitter, draft)
+    def test_an_accepted_submission_can_no_longer_be_edited(
+        self, submitter: Any, committee_member: Any, draft: Submission
+    ) -> None:
+        submission_accept(user=committee_member, submission=submitted(submitter, draft))
         with pytest.raises(ValidationError) as refused:
             questionnaire_record(user=submitter, submission=draft, answers=answers(words=30))
         assert "can no longer be changed" in refused.value.messages[0]
+
+    def test_a_submitted_submission_keeps_its_publication_name(
+        self, submitter: Any, draft: Submission
+    ) -> None:
+        submitted(submitter, draft)
         with pytest.raises(ValidationError):
             submission_publication_name_set(user=submitter, submission=draft, anonymous=True)
 
