@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from registry.lists.services import list_build
 from registry.models import ListEntry, ListSnapshot, Release
@@ -107,3 +108,22 @@ def test_build_list_says_what_it_carried_over(imported_history: Path) -> None:
     count = official("SC24", "research").entries.count()
     assert "Carried over from SC24" in output.getvalue()
     assert f"{count} entries; added 0 accepted since." in output.getvalue()
+
+
+def test_the_draft_page_names_the_list_carried_and_each_entry_s_origin(
+    imported_history: Path, committee_member: Any
+) -> None:
+    sc24 = official("SC24", "research")
+    top = ListEntry.objects.filter(snapshot=sc24).select_related("submission").get(rank=1)
+    isc25 = Release.objects.get(name="ISC25")
+    added = accepted_upload(isc25, top.submission, top.score * 2)
+    list_build(release=isc25, kind="research")
+    client = Client()
+    client.force_login(committee_member)
+    page = client.get(f"/review/releases/{isc25.slug}/lists/research/").content.decode()
+    carried = sc24.entries.count() - 1
+    assert f"Carried over from SC24: {carried} entries" in page
+    assert "added 1 run the committee accepted since" in page
+    assert f'<tr data-submission="{added.pk}">' in page
+    assert page.count('<td data-role="origin">carried</td>') == carried
+    assert f"replaced by submission {added.pk}" in page
