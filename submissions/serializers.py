@@ -136,7 +136,7 @@ class SubmissionSummarySerializer(SubmissionCreatedSerializer):
     category = serializers.ChoiceField(
         choices=ListCategory.choices,
         read_only=True,
-        help_text="Production or research, as the committee decided.",
+        help_text="Production or research: as asked at upload until the committee confirms or changes it.",
     )
 
 
