@@ -177,6 +177,11 @@ class ListSnapshot(models.Model):
     # embargo ends by the clock, so it cannot be recomputed later): [{submission_id, release, rule,
     # reason, until}]. Committee-only: it names runs still under embargo.
     left_out = models.JSONField(default=list, blank=True, editable=False)
+    # The published list this one carried over (docs/list-rules.md R1): its entries are the ones
+    # marked `carried`; None when the list was built from every qualifying run, or imported.
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+", editable=False
+    )
 
     class Meta:
         ordering = ["release__publication_date", "kind", "version"]
@@ -216,6 +221,7 @@ class ListSnapshot(models.Model):
             "provenance",
             "source",
             "left_out",
+            "carried_from_id",
         )
         changed = [name for name in frozen_fields if getattr(stored, name) != getattr(self, name)]
         status_ok = stored.status == self.status or (
@@ -244,6 +250,9 @@ class ListEntry(models.Model):
     # import joined it to a run: the list shows io500.org's names even where the run's files say
     # otherwise (renamed systems, typos fixed later).
     recorded = models.JSONField(default=dict, blank=True)
+    # Carried over from the snapshot's `carried_from` list with the values it was listed with there;
+    # False: added by this build (a run the committee accepted for the release).
+    carried = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["snapshot", "rank"]

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from submissions.archives import ArchiveStorageUnavailable
 from submissions.json_input import clip
-from submissions.models import EXTRA_FILE_FIELDS, Submission
+from submissions.models import EXTRA_FILE_FIELDS, ListCategory, Submission
 from submissions.permissions import authenticated_user
 from submissions.selectors import submission_get_visible, submission_list_for_user
 from submissions.serializers import (
@@ -126,6 +126,7 @@ class SubmissionListCreateApi(ListAPIView[Submission]):
                 system_origin="API",
                 release=data.get("release"),
                 ten_node=data.get("ten_node", False),
+                category=data.get("category", ListCategory.RESEARCH),
                 extra_files=extra,
             )
         except DuplicateArchive as exc:

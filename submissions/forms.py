@@ -16,7 +16,7 @@ from django import forms
 
 from registry.models import Release
 from submissions.json_input import MAX_BYTES, JsonRefused, loads_bounded
-from submissions.models import EXTRA_FILE_FIELDS
+from submissions.models import EXTRA_FILE_FIELDS, ListCategory
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 from submissions.system.files import SystemFileUnreadable, read_system_upload
 
@@ -76,10 +76,25 @@ class SubmissionUploadForm(forms.Form):
         empty_label="No release yet",
         help_text="The list release this result is submitted to (only releases open for submissions).",
     )
+    category = forms.ChoiceField(
+        label="List",
+        choices=ListCategory.choices,
+        initial=ListCategory.RESEARCH,
+        # Optional for the clients that post the form without it (scripts): Research, as before.
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=(
+            "The ranked list this run asks for; the committee confirms it on review. Production needs a "
+            "production system rated Fully Reproducible; everything else is ranked on the Research list."
+        ),
+    )
     ten_node = forms.BooleanField(
         label="Submit to the 10 client-node lists",
         required=False,
-        help_text="The run used exactly 10 client nodes.",
+        help_text=(
+            "The run used exactly 10 client nodes. The 10-node lists read the node count from the run's "
+            "own outputs, not from the description."
+        ),
     )
     system_json = forms.CharField(
         label="Full system description (optional)",

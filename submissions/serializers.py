@@ -86,6 +86,12 @@ class SubmissionCreateSerializer(serializers.Serializer[dict[str, Any]]):
     ten_node = serializers.BooleanField(
         required=False, default=False, help_text="For the 10 client-node lists."
     )
+    category = serializers.ChoiceField(
+        choices=ListCategory.choices,
+        required=False,
+        default=ListCategory.RESEARCH,
+        help_text="The ranked list the run asks for (production or research); the committee confirms it.",
+    )
     job_script = serializers.FileField(required=False, help_text="The job script that ran the benchmark.")
     job_output = serializers.FileField(required=False, help_text="The job's standard output and error.")
 
@@ -130,7 +136,7 @@ class SubmissionSummarySerializer(SubmissionCreatedSerializer):
     category = serializers.ChoiceField(
         choices=ListCategory.choices,
         read_only=True,
-        help_text="Production or research, as the committee decided.",
+        help_text="Production or research: as asked at upload until the committee confirms or changes it.",
     )
 
 

@@ -23,6 +23,7 @@ from submissions.ingest.record import ingest_store_rejection
 from submissions.models import (
     EXTRA_FILE_FIELDS,
     Archive,
+    ListCategory,
     ReviewState,
     Submission,
     SystemDescription,
@@ -133,6 +134,7 @@ def submission_create(
     system_origin: str = "",
     release: Release | None = None,
     ten_node: bool = False,
+    category: str = ListCategory.RESEARCH,
     extra_files: Mapping[str, File[bytes]] | None = None,
     source: str = Submission.Source.UPLOAD,
     io500_id: int | None = None,
@@ -171,6 +173,7 @@ def submission_create(
                 submitter=submitter,
                 release=release,
                 ten_node=ten_node,
+                category=category,
                 source=source,
                 io500_id=io500_id,
                 existing=existing,
@@ -198,6 +201,7 @@ def _create_row(
     submitter: User | None,
     release: Release | None,
     ten_node: bool,
+    category: str,
     source: str,
     io500_id: int | None,
     existing: Submission | None,
@@ -213,7 +217,10 @@ def _create_row(
     return Submission.objects.create(
         submitter=submitter,
         release=release,
+        # The lists the run asks for (Production or Research, and the 10-node lists): chosen at
+        # upload, confirmed or changed by the committee (submissions.review.services.submission_assess).
         ten_node=ten_node,
+        category=category,
         source=source,
         io500_id=io500_id,
         # Imported history was published on io500.org; an upload starts as the submitter's draft.

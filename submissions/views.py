@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from registry.core.errors import service_unavailable
 from submissions.archives import ArchiveStorageUnavailable, ArchiveUnreachable, open_stored
 from submissions.forms import SubmissionUploadForm
-from submissions.models import Submission
+from submissions.models import ListCategory, Submission
 from submissions.permissions import authenticated_user
 from submissions.review.roles import is_committee
 from submissions.review.selectors import next_step, with_next_step_facts
@@ -54,6 +54,7 @@ def upload(request: HttpRequest) -> HttpResponse:
                 system_origin="upload form",
                 release=form.cleaned_data.get("release"),
                 ten_node=form.cleaned_data.get("ten_node", False),
+                category=form.cleaned_data.get("category") or ListCategory.RESEARCH,
                 extra_files=form.extra_files(),
             )
         except DuplicateArchive as exc:

@@ -35,12 +35,15 @@ def _list_title(snapshot: ListSnapshot) -> str:
     return f"{snapshot.label or snapshot.release.name} {ListKind(snapshot.kind).label}"
 
 
-def snapshot_publish(*, user: User, snapshot: ListSnapshot, reason: str = "") -> ListSnapshot:
+def snapshot_publish(
+    *, user: User, snapshot: ListSnapshot, reason: str = "", early: bool = False
+) -> ListSnapshot:
     """Publish one draft. A correction of an already published list needs `reason` and supersedes
-    the earlier version, which stays readable."""
+    the earlier version, which stays readable. Before the release's date or deadline only with
+    `early` (services.PublishTooEarly)."""
     _require_publisher(user)
     with transaction.atomic():
-        published = list_publish(snapshot=snapshot, user=user, reason=reason)
+        published = list_publish(snapshot=snapshot, user=user, reason=reason, early=early)
         title = _list_title(published)
         listed = Submission.objects.filter(
             entries__snapshot=published, review_state=ReviewState.ACCEPTED
@@ -50,7 +53,9 @@ def snapshot_publish(*, user: User, snapshot: ListSnapshot, reason: str = "") ->
     return published
 
 
-def release_publish(*, user: User, release: Release, reason: str = "") -> list[ListSnapshot]:
+def release_publish(
+    *, user: User, release: Release, reason: str = "", early: bool = False
+) -> list[ListSnapshot]:
     """Publish every draft list of the release at once (the release goes public together)."""
     _require_publisher(user)
     drafts = list(
@@ -59,4 +64,4 @@ def release_publish(*, user: User, release: Release, reason: str = "") -> list[L
     if not drafts:
         raise ListPublishError(f"{release.name} has no draft list to publish; build the lists first.")
     with transaction.atomic():
-        return [snapshot_publish(user=user, snapshot=draft, reason=reason) for draft in drafts]
+        return [snapshot_publish(user=user, snapshot=draft, reason=reason, early=early) for draft in drafts]

@@ -11,9 +11,9 @@ from typing import Any
 
 from django.db.models import Count
 
-from registry.lists.membership import Candidate, rank_with_duplicates
-from registry.lists.selectors import list_candidates, list_entries
-from registry.lists.services import list_window
+from registry.lists.membership import Candidate
+from registry.lists.selectors import list_entries
+from registry.lists.services import list_compute
 from registry.models import KIND_ORDER, ListEntry, ListSnapshot, Release
 from submissions.evidence_basis import with_basis
 from submissions.models import ReviewState, Submission
@@ -75,7 +75,7 @@ def release_review_counts(*, release: Release) -> dict[str, int]:
 def draft_get(*, release: Release, kind: str) -> ListSnapshot | None:
     return (
         ListSnapshot.objects.filter(release=release, kind=kind, status=ListSnapshot.Status.DRAFT)
-        .select_related("release")
+        .select_related("release", "carried_from__release")
         .first()
     )
 
@@ -98,9 +98,7 @@ def _candidate_row(candidate: Candidate, names: dict[int, Any], kept: int | None
 
 def draft_duplicates(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
     """The submissions that qualify for this list but lost to a better one of the same system."""
-    ranked = rank_with_duplicates(
-        snapshot.kind, list_candidates(release=snapshot.release), list_window(snapshot.release)
-    )
+    ranked = list_compute(release=snapshot.release, kind=snapshot.kind)
     ids = [d.candidate.submission_id for d in ranked.duplicates]
     names = {
         row["pk"]: row
@@ -114,7 +112,7 @@ def draft_duplicates(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
 def list_evidence_gaps(*, release: Release, kind: str) -> list[dict[str, Any]]:
     """The runs a build of this list leaves out because scored phases lack their raw outputs and no
     committee decision names the gap: each with the phases, best score first."""
-    ranked = rank_with_duplicates(kind, list_candidates(release=release), list_window(release))
+    ranked = list_compute(release=release, kind=kind)
     ids = [c.submission_id for c in ranked.evidence_gaps]
     names = {
         row["pk"]: row

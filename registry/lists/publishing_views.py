@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from registry.lists.forms import ReleaseForm
@@ -23,7 +24,13 @@ from registry.lists.publishing_selectors import (
 )
 from registry.lists.releases import CURRENT_KINDS, release_open, release_update
 from registry.lists.selectors import release_get, release_list
-from registry.lists.services import ListBuildError, ListPublishError
+from registry.lists.services import (
+    EMBARGO_RULE,
+    ListBuildError,
+    ListPublishError,
+    PublishTooEarly,
+    publish_too_early,
+)
 from registry.models import ListKind, Release, kind_label
 from submissions.models import ReverifyRun
 from submissions.permissions import authenticated_user
@@ -31,6 +38,23 @@ from submissions.review.reverify import reverify_start, verdict_differences
 from submissions.review.roles import committee_required
 
 PUBLISH_ERRORS = (ListBuildError, ListPublishError, PermissionDenied, ValidationError)
+# The confirm step's field: the committee read the dates and publishes anyway.
+CONFIRM_EARLY = "confirm_early"
+
+
+def _confirm_early(
+    request: HttpRequest, release: Release, error: PublishTooEarly, action: str, what: str
+) -> HttpResponse:
+    """The confirm step of an early publish: the dates stated, the same request again with the
+    confirmation, or back."""
+    context = {
+        "release": release,
+        "dates": error.dates,
+        "action": action,
+        "what": what,
+        "reason": request.POST.get("reason", ""),
+    }
+    return render(request, "registry/publishing/confirm_early.html", context)
 
 
 def _release(slug: str) -> Release:
@@ -138,16 +162,21 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
     if kind not in ListKind.values:
         raise Http404(f'"{kind}" is not a kind of list.')
     draft = draft_get(release=found, kind=kind)
+    rows = draft_rows(snapshot=draft) if draft else []
     context = {
         "release": found,
         "kind": kind,
         "kind_label": kind_label(kind),
         "draft": draft,
-        "rows": draft_rows(snapshot=draft) if draft else [],
+        "rows": rows,
         "duplicates": draft_duplicates(snapshot=draft) if draft else [],
         "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
-        "embargoed": draft.left_out if draft else [],
+        "embargoed": [row for row in draft.left_out if row.get("rule") == EMBARGO_RULE] if draft else [],
+        "left_out": [row for row in draft.left_out if row.get("rule") != EMBARGO_RULE] if draft else [],
         "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
+        "carried_count": sum(1 for row in rows if row.carried) if draft else 0,
+        "added_count": sum(1 for row in rows if not row.carried) if draft else 0,
+        "too_early": publish_too_early(found),
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)
         ),
@@ -165,8 +194,14 @@ def publish(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         return redirect("publishing:release", release=found.slug)
     try:
         published = snapshot_publish(
-            user=authenticated_user(request.user), snapshot=draft, reason=request.POST.get("reason", "")
+            user=authenticated_user(request.user),
+            snapshot=draft,
+            reason=request.POST.get("reason", ""),
+            early=request.POST.get(CONFIRM_EARLY) == "yes",
         )
+    except PublishTooEarly as error:
+        action = reverse("publishing:publish", args=[found.slug, kind])
+        return _confirm_early(request, found, error, action, f"the {kind_label(kind)} list")
     except PUBLISH_ERRORS as error:
         _report(request, error)
         return redirect("publishing:draft", release=found.slug, kind=kind)
@@ -180,8 +215,14 @@ def publish_all(request: HttpRequest, release: str) -> HttpResponse:
     found = _release(release)
     try:
         published = release_publish(
-            user=authenticated_user(request.user), release=found, reason=request.POST.get("reason", "")
+            user=authenticated_user(request.user),
+            release=found,
+            reason=request.POST.get("reason", ""),
+            early=request.POST.get(CONFIRM_EARLY) == "yes",
         )
+    except PublishTooEarly as error:
+        action = reverse("publishing:publish-all", args=[found.slug])
+        return _confirm_early(request, found, error, action, "every draft list")
     except PUBLISH_ERRORS as error:
         _report(request, error)
     else:

@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from registry.core.public_cache import seconds_until
-from registry.lists.membership import Candidate
+from registry.lists.membership import CARRIED_KINDS, BaseList, Candidate, lineage
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
 from scoring.rules.params import is_bundled_runner
 from submissions.evidence_basis import gap_covered
@@ -228,7 +228,10 @@ def list_candidates(*, release: Release) -> list[Candidate]:
         .annotate(
             release_date=F("release__publication_date"),
             embargo_end=F("release__embargo_end"),
-            nodes=Coalesce(F("system__client_nodes"), Subquery(primary_nodes)),
+            # The 10-node rule reads the run's own outputs (Result.nodes, the tools' printed node
+            # counts), never the declared count, which only says what the submitter asked for.
+            nodes=Subquery(primary_nodes),
+            declared_nodes=F("system__client_nodes"),
             include_flag=KT("published_record__include_in_io500"),
             list_name=KT("published_record__information_list_name"),
             removed_by=KT("published_record__removed_by_sql_file"),
@@ -247,6 +250,8 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             "md",
             "valid",
             "nodes",
+            "declared_nodes",
+            "ten_node",
             "include_flag",
             "list_name",
             "removed_by",
@@ -273,6 +278,15 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             md=row["md"],
             valid=row["valid"],
             client_nodes=row["nodes"],
+            declared_nodes=row["declared_nodes"],
+            # An upload asks for the 10-node lists at upload (the committee may change it); imported
+            # history asked the way io500.org decided it, by 10 declared client nodes.
+            ten_node_asked=(
+                row["ten_node"] if row["source"] == Submission.Source.UPLOAD else row["declared_nodes"] == 10
+            ),
+            committee_accepted=(
+                row["source"] == Submission.Source.UPLOAD and row["review_state"] in LISTABLE_STATES
+            ),
             # Imported rows say whether the submitter opted in to the ranked lists; an upload for a
             # release is that opt-in.
             opted_in=row["include_flag"] != "0",
@@ -290,6 +304,79 @@ def list_candidates(*, release: Release) -> list[Candidate]:
         )
         for row in found
     ]
+
+
+def base_snapshot(*, release: Release, kind: str) -> ListSnapshot | None:
+    """The list a new list of `kind` for `release` carries over: the newest published list of its
+    lineage (the Research lists continue the IO500 lists) of an earlier release that the release's
+    rules still accept (`rules_from`: SC19 restarted the lists). Lists the registry reconstructed
+    from the public data are never carried: only a list a committee published is."""
+    kinds = lineage(kind)
+    rules_from = release.rules_from or release
+    found = list(
+        ListSnapshot.objects.filter(
+            kind__in=kinds,
+            status=ListSnapshot.Status.PUBLISHED,
+            release__publication_date__lt=release.publication_date,
+            release__publication_date__gte=rules_from.publication_date,
+        )
+        .exclude(provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .select_related("release")
+        .order_by("-release__publication_date")
+    )
+    if not found:
+        return None
+    newest = found[0].release_id
+    same_release = [snapshot for snapshot in found if snapshot.release_id == newest]
+    return min(same_release, key=lambda snapshot: kinds.index(snapshot.kind))
+
+
+def base_list(*, release: Release, kind: str) -> BaseList | None:
+    """The entries of `base_snapshot`, shaped as carried candidates with the values they were listed
+    with (one query and one for the snapshot)."""
+    if kind not in CARRIED_KINDS:
+        return None
+    snapshot = base_snapshot(release=release, kind=kind)
+    if snapshot is None:
+        return None
+    rows = (
+        ListEntry.objects.filter(snapshot=snapshot)
+        .order_by("rank")
+        .values(
+            "rank",
+            "score",
+            "bw",
+            "md",
+            "submission_id",
+            "submission__storage_system_id",
+            "submission__release_id",
+            "submission__release__publication_date",
+            "submission__release__embargo_end",
+            "submission__valid",
+        )
+    )
+    entries = tuple(
+        Candidate(
+            submission_id=row["submission_id"],
+            storage_system_id=row["submission__storage_system_id"],
+            release_date=row["submission__release__publication_date"],
+            release_id=row["submission__release_id"],
+            embargo_end=row["submission__release__embargo_end"],
+            score=row["score"],
+            bw=row["bw"],
+            md=row["md"],
+            valid=row["submission__valid"],
+            client_nodes=None,
+            carried_rank=row["rank"],
+        )
+        for row in rows
+    )
+    return BaseList(
+        entries=entries,
+        since=snapshot.release.publication_date,
+        snapshot_id=snapshot.pk,
+        label=str(snapshot),
+    )
 
 
 def search_q(term: str) -> Q:

@@ -82,6 +82,14 @@ class GapAcceptForm(GapFields):
 class AssessForm(forms.Form):
     reproducibility = forms.ChoiceField(choices=Reproducibility.choices, label="Reproducibility")
     category = forms.ChoiceField(choices=ListCategory.choices, label="List category")
+    # Empty (a form posted without it): the submitter's request stands.
+    ten_node = forms.TypedChoiceField(
+        choices=[("yes", "10-node lists too"), ("no", "not the 10-node lists")],
+        coerce=lambda value: value == "yes",
+        empty_value=None,
+        required=False,
+        label="10-node lists",
+    )
     reason = forms.CharField(required=False, label="Note", widget=forms.Textarea(attrs={"rows": 2}))
 
 

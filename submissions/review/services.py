@@ -500,9 +500,17 @@ COMMITTEE_DECISIONS = {
 
 
 def submission_assess(
-    *, user: User, submission: Submission, reproducibility: str, category: str, reason: str = ""
+    *,
+    user: User,
+    submission: Submission,
+    reproducibility: str,
+    category: str,
+    reason: str = "",
+    ten_node: bool | None = None,
 ) -> Submission:
-    """The committee assigns the reproducibility level and the list category (production/research)."""
+    """The committee assigns the reproducibility level and the list category (production/research),
+    confirming or changing the lists the submitter asked for at upload; `ten_node` (None: as asked)
+    confirms or changes the 10-node request."""
     _require_committee(user)
     if reproducibility not in Reproducibility.values:
         raise ValidationError(f'"{reproducibility}" is not a reproducibility level.')
@@ -518,6 +526,9 @@ def submission_assess(
         row.reproducibility = reproducibility
         row.category = category
         summary = f"{row.get_reproducibility_display()}, {row.get_category_display()}"
+        if ten_node is not None:
+            row.ten_node = ten_node
+            summary += ", 10-node lists too" if ten_node else ", not the 10-node lists"
         event = ReviewEvent.objects.create(
             submission=row,
             actor=user,
@@ -528,7 +539,7 @@ def submission_assess(
         )
         row._change_reason = f"assess: {event.reason}"  # type: ignore[attr-defined]
         row._history_user = user  # type: ignore[attr-defined]
-        row.save(update_fields=["reproducibility", "category", "updated_at"])
+        row.save(update_fields=["reproducibility", "category", "ten_node", "updated_at"])
         _notify_on_commit(event)
     return row
 

@@ -332,7 +332,11 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "actions": committee_actions(submission.review_state),
         "decision_form": DecisionForm(),
         "assess_form": AssessForm(
-            initial={"reproducibility": submission.reproducibility, "category": submission.category}
+            initial={
+                "reproducibility": submission.reproducibility,
+                "category": submission.category,
+                "ten_node": "yes" if submission.ten_node else "no",
+            }
         ),
         "basis": submission_basis(submission),
         "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
@@ -413,6 +417,7 @@ def assess(request: HttpRequest, pk: int) -> HttpResponse:
             reproducibility=form.cleaned_data["reproducibility"],
             category=form.cleaned_data["category"],
             reason=form.cleaned_data["reason"],
+            ten_node=form.cleaned_data["ten_node"],
         )
     except (ValidationError, PermissionDenied) as error:
         for message in error_messages(error):

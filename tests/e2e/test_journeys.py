@@ -255,6 +255,12 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     committee.click("[data-role=build-all]")
     committee.click("#release-lists tr[data-kind=production] a")
     committee.click("[data-role=publish]")
+    # ISC40 is not due yet: the committee confirms an early publish, the dates stated.
+    committee.wait_for_selector("[data-role=confirm-early]")
+    assert "Its lists are due on 2040-06-20" in committee.content()
+    assert fits_its_screen(committee)
+    shot(committee, width, "committee-confirm-early")
+    committee.click("[data-role=confirm-early]")
     committee.wait_for_selector("text=Published")
     assert Submission.objects.get().review_state == ReviewState.PUBLISHED
     committee.goto(f"{base}/review/releases/isc40/")
@@ -262,6 +268,7 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     committee.click("#release-lists tr[data-kind=production] a >> nth=0")
     committee.fill("[name=reason]", "The system name was corrected by the submitter.")
     committee.click("[data-role=publish]")
+    committee.click("[data-role=confirm-early]")
     committee.wait_for_selector("text=Published")
     shot(committee, width, "committee-2-corrected")
 

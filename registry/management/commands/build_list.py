@@ -1,9 +1,13 @@
-"""python manage.py build_list RELEASE KIND [--publish --reason TEXT]
+"""python manage.py build_list RELEASE KIND [--publish [--before-release-date] --reason TEXT]
 
-Builds the draft of one list from the current data (one entry per storage system for ranked kinds)
-and prints it, then the runs it left out: those of another release still under embargo (recorded
-with the snapshot) and those whose scored phases lack their raw outputs. Publishing
-is the committee's decision; --publish freezes the draft right away.
+Builds the draft of one list from the current data and prints it: a ranked kind carries the previous
+published list of its lineage over and adds the runs the committee accepted since (one entry per
+storage system), and the command says which list it carried and how many entries it added. Then
+the runs it left out: those of another release still under embargo, those that asked for a 10-node
+list whose outputs do not show exactly 10 client nodes, carried entries a better run replaced (all
+recorded with the snapshot), and those whose scored phases lack their raw outputs. Publishing is
+the committee's decision; --publish freezes the draft right away, and before the release's date or
+while its call is open only with --before-release-date (else it exits non-zero, saying why).
 """
 
 from __future__ import annotations
@@ -15,8 +19,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
-from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
-from registry.models import ListKind
+from registry.lists.services import (
+    EMBARGO_RULE,
+    ListBuildError,
+    ListPublishError,
+    PublishTooEarly,
+    list_build,
+    list_publish,
+)
+from registry.models import ListKind, ListSnapshot
 
 
 class Command(BaseCommand):
@@ -28,6 +39,14 @@ class Command(BaseCommand):
         parser.add_argument("release", help="Release name or slug, e.g. ISC24 or isc24.")
         parser.add_argument("kind", help=f"List kind: {', '.join(ListKind.values)}.")
         parser.add_argument("--publish", action="store_true", help="Freeze the draft as the published list.")
+        parser.add_argument(
+            "--before-release-date",
+            action="store_true",
+            help=(
+                "Confirm publishing before the release's date or while its call for submissions is "
+                "open (the embargo still holds)."
+            ),
+        )
         parser.add_argument("--reason", default="", help="Why a published list is being corrected.")
         parser.add_argument("--limit", type=int, default=20, help="How many entries to print (0: all).")
 
@@ -40,7 +59,14 @@ class Command(BaseCommand):
         try:
             snapshot = list_build(release=release, kind=options["kind"])
             if options["publish"]:
-                snapshot = list_publish(snapshot=snapshot, reason=options["reason"])
+                snapshot = list_publish(
+                    snapshot=snapshot, reason=options["reason"], early=options["before_release_date"]
+                )
+        except PublishTooEarly as error:
+            # The draft stays built (the build's transaction committed); only the publish is refused.
+            raise CommandError(
+                f"{error} Nothing was published; add --before-release-date to confirm."
+            ) from error
         except (ListBuildError, ListPublishError) as error:
             raise CommandError(str(error)) from error
 
@@ -51,21 +77,35 @@ class Command(BaseCommand):
             f"{release.name} {ListKind(snapshot.kind).label} list, version {snapshot.version} "
             f"({snapshot.get_status_display().lower()}): {len(entries)} entries."
         )
+        carried = sum(1 for entry in entries if entry.carried)
+        if snapshot.carried_from_id is not None:
+            base = ListSnapshot.objects.select_related("release").get(pk=snapshot.carried_from_id)
+            self.stdout.write(
+                f"Carried over from {base}: {carried} entries; added {len(entries) - carried} accepted since."
+            )
         shown = entries if options["limit"] == 0 else entries[: options["limit"]]
         for entry in shown:
             system = entry.submission.storage_system
             name = f"{system.name} / {system.institution.name} / {system.filesystem_type}" if system else "-"
+            origin = "carried" if entry.carried else "added"
             self.stdout.write(
-                f"{entry.rank:>4}  {entry.score:>12.2f}  submission {entry.submission_id:<6} {name}"
+                f"{entry.rank:>4}  {entry.score:>12.2f}  submission {entry.submission_id:<6} "
+                f"{origin:<8} {name}"
             )
         if len(shown) < len(entries):
             self.stdout.write(f"... and {len(entries) - len(shown)} more.")
-        if snapshot.left_out:
-            self.stdout.write(f"Left out under another release's embargo: {len(snapshot.left_out)}.")
-        for held in snapshot.left_out:
-            self.stdout.write(
-                f"  submission {held['submission_id']:<6} {held['score']:>12.2f}  {held['reason']}"
-            )
+        embargoed = [row for row in snapshot.left_out if row.get("rule") == EMBARGO_RULE]
+        others = [row for row in snapshot.left_out if row.get("rule") != EMBARGO_RULE]
+        for title, rows in (
+            ("Left out under another release's embargo", embargoed),
+            ("Left out by the list rules", others),
+        ):
+            if rows:
+                self.stdout.write(f"{title}: {len(rows)}.")
+            for held in rows:
+                self.stdout.write(
+                    f"  submission {held['submission_id']:<6} {held['score']:>12.2f}  {held['reason']}"
+                )
         gaps = list_evidence_gaps(release=release, kind=snapshot.kind)
         if gaps:
             self.stdout.write(f"Left out for missing raw outputs: {len(gaps)}.")

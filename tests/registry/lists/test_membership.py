@@ -6,7 +6,14 @@ import datetime
 from dataclasses import replace
 from typing import Any
 
-from registry.lists.membership import Candidate, ListWindow, qualifies, rank_candidates, rank_with_duplicates
+from registry.lists.membership import (
+    BaseList,
+    Candidate,
+    ListWindow,
+    qualifies,
+    rank_candidates,
+    rank_with_duplicates,
+)
 from registry.models import ListKind
 from submissions.models import Reproducibility
 
@@ -249,3 +256,75 @@ class TestEmbargo:
         )
         assert [e.candidate.submission_id for e in built.entries] == [2]
         assert built.duplicates == []
+
+
+# Carry-over (docs/list-rules.md R1-R3): the previous list of the lineage plus the runs accepted since.
+def carried(submission_id: int, score: float, rank: int, **overrides: Any) -> Candidate:
+    return candidate(submission_id, score, release_date=SC19, carried_rank=rank, **overrides)
+
+
+def base_of(*entries: Candidate) -> BaseList:
+    return BaseList(entries=entries, since=SC19, snapshot_id=1, label="SC19")
+
+
+def accepted(submission_id: int, score: float, **overrides: Any) -> Candidate:
+    return candidate(submission_id, score, committee_accepted=True, **overrides)
+
+
+def test_a_list_without_accepted_runs_is_its_base_with_the_scores_it_was_listed_with():
+    base = base_of(carried(1, 30.0, 1), carried(2, 20.0, 2, storage_system_id=1))
+    # Runs nobody accepted here, and a run of the base's own release, are not added.
+    runs = [candidate(3, 99.0), accepted(4, 98.0, release_date=SC19)]
+    built = rank_with_duplicates(ListKind.RESEARCH, runs, WINDOW, base)
+    assert [(e.rank, e.candidate.submission_id, e.candidate.score) for e in built.entries] == [
+        (1, 1, 30.0),
+        (2, 2, 20.0),
+    ]
+    assert built.base == base and built.left_out == [] and built.duplicates == []
+
+
+def test_carried_entries_of_one_system_are_not_merged_but_a_better_run_replaces_them():
+    base = base_of(carried(1, 30.0, 1, storage_system_id=7), carried(2, 20.0, 2, storage_system_id=7))
+    kept = rank_with_duplicates(ListKind.RESEARCH, [accepted(3, 25.0, storage_system_id=7)], WINDOW, base)
+    assert [e.candidate.submission_id for e in kept.entries] == [1, 2]
+    assert [(d.candidate.submission_id, d.kept_submission_id) for d in kept.duplicates] == [(3, 1)]
+    better = rank_with_duplicates(ListKind.RESEARCH, [accepted(3, 35.0, storage_system_id=7)], WINDOW, base)
+    assert [e.candidate.submission_id for e in better.entries] == [3]
+    assert [(o.candidate.submission_id, o.rule, o.other) for o in better.left_out] == [
+        (1, "replaced", 3),
+        (2, "replaced", 3),
+    ]
+
+
+def test_equal_scores_keep_the_carried_order_before_a_new_run():
+    base = base_of(carried(9, 10.0, 1), carried(2, 10.0, 2))
+    built = rank_with_duplicates(ListKind.RESEARCH, [accepted(1, 10.0)], WINDOW, base)
+    assert [e.candidate.submission_id for e in built.entries] == [9, 2, 1]
+
+
+def test_a_ten_node_run_is_judged_by_the_nodes_its_outputs_show():
+    runs = [
+        accepted(1, 9.0, client_nodes=10, declared_nodes=12),
+        accepted(2, 8.0, client_nodes=16, declared_nodes=10),
+        accepted(3, 7.0, client_nodes=None, declared_nodes=10),
+        accepted(4, 6.0, client_nodes=10, ten_node_asked=False),
+    ]
+    built = rank_with_duplicates(ListKind.TEN_NODE_RESEARCH, runs, WINDOW, base_of())
+    assert [e.candidate.submission_id for e in built.entries] == [1]
+    assert [(o.candidate.submission_id, o.rule) for o in built.left_out] == [
+        (2, "nodes"),
+        (3, "nodes-unknown"),
+    ]
+
+
+def test_a_carried_entry_of_a_release_under_embargo_is_held_back():
+    window = replace(WINDOW, release_id=2, built_at=datetime.datetime(2020, 11, 1, tzinfo=datetime.UTC))
+    hidden = carried(1, 30.0, 1, release_id=1, embargo_end=datetime.datetime(2021, 1, 1, tzinfo=datetime.UTC))
+    built = rank_with_duplicates(ListKind.RESEARCH, [], window, base_of(hidden, carried(2, 5.0, 2)))
+    assert [e.candidate.submission_id for e in built.entries] == [2]
+    assert [c.submission_id for c in built.embargoed] == [1]
+
+
+def test_the_full_and_historical_lists_carry_nothing_over():
+    built = rank_with_duplicates(ListKind.FULL, [candidate(3, 5.0)], WINDOW, base_of(carried(1, 30.0, 1)))
+    assert [e.candidate.submission_id for e in built.entries] == [3] and built.base is None

@@ -13,12 +13,21 @@ from django.utils import timezone
 from registry.core.generations import charts_generation
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.services import ListPublishError
-from registry.models import ListSnapshot
+from registry.models import ListSnapshot, Release
 from registry.signals import lists_changed
 from submissions.models import ListCategory, Reproducibility, ReviewEvent, ReviewState, Submission
 from tests.submissions.review.helpers import open_release, storage, verified_upload
 
 pytestmark = pytest.mark.django_db
+
+
+def due(release: Release) -> Release:
+    """The release's call has closed and its date has come: its lists may be published at once."""
+    today = timezone.localdate()
+    release.submission_deadline = today - datetime.timedelta(days=2)
+    release.publication_date = today
+    release.save()
+    return release
 
 
 def listed(release: Any, kind: str) -> list[int]:
@@ -89,7 +98,7 @@ class TestPublishing:
         with django_capture_on_commit_callbacks(execute=True):
             release = open_release()
             entry = verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
-            release_drafts_build(user=committee_member, release=release)
+            release_drafts_build(user=committee_member, release=due(release))
         generation = charts_generation()
         with django_capture_on_commit_callbacks(execute=True):
             published = release_publish(user=committee_member, release=release)
@@ -106,7 +115,7 @@ class TestPublishing:
         with django_capture_on_commit_callbacks(execute=True):
             release = open_release()
             verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
-            release_drafts_build(user=committee_member, release=release)
+            release_drafts_build(user=committee_member, release=due(release))
         announced: list[frozenset[int]] = []
 
         def receiver(sender: Any, snapshot_ids: frozenset[int], **kwargs: Any) -> None:
@@ -126,7 +135,7 @@ class TestPublishing:
     ) -> None:
         release = open_release()
         first = verified_upload(submitter, release, system=storage("A"), review_state=ReviewState.ACCEPTED)
-        (draft,) = release_drafts_build(user=committee_member, release=release, kinds=["research"])
+        (draft,) = release_drafts_build(user=committee_member, release=due(release), kinds=["research"])
         original = snapshot_publish(user=committee_member, snapshot=draft)
         late = verified_upload(submitter, release, system=storage("B"), review_state=ReviewState.ACCEPTED)
         (correction,) = release_drafts_build(user=committee_member, release=release, kinds=["research"])
@@ -165,7 +174,7 @@ class TestPublishing:
             review_state=ReviewState.ACCEPTED,
             anonymous=True,
         )
-        release_drafts_build(user=committee_member, release=release, kinds=["historical"])
+        release_drafts_build(user=committee_member, release=due(release), kinds=["historical"])
         release_publish(user=committee_member, release=release)
         rows = {
             row["id"]: row for row in Client().get(f"/lists/{release.slug}/historical.json").json()["rows"]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import FrozenSnapshotError, ListEntry, ListSnapshot, Release
-from submissions.models import Institution, ReviewState, StorageSystem, Submission, SystemDescription
+from submissions.models import Institution, Result, ReviewState, StorageSystem, Submission, SystemDescription
 
 pytestmark = pytest.mark.django_db
 _ids = itertools.count(1)
@@ -44,8 +44,18 @@ def system(name: str, institution: str = "Lab", filesystem: str = "Lustre") -> S
 
 
 def submission(
-    release: Release, storage: StorageSystem, score: float, *, nodes: int = 32, valid: bool = True
+    release: Release,
+    storage: StorageSystem,
+    score: float,
+    *,
+    nodes: int | None = 32,
+    declared: int | None = None,
+    ten_node: bool | None = None,
+    valid: bool = True,
 ) -> Submission:
+    """An accepted upload whose run's outputs show `nodes` client nodes (None: no count) and whose
+    description declares `declared` (default: the same); it asks for the 10-node lists when it
+    ran on 10 nodes, unless `ten_node` says otherwise."""
     row = Submission.objects.create(
         source=Submission.Source.UPLOAD,
         release=release,
@@ -57,8 +67,12 @@ def submission(
         valid=valid,
         # Uploads reach the lists once the committee accepted them (tests/review covers the others).
         review_state=ReviewState.ACCEPTED,
+        ten_node=(nodes == 10) if ten_node is None else ten_node,
     )
-    SystemDescription.objects.create(submission=row, client_nodes=nodes, procs_per_node=4)
+    Result.objects.create(submission=row, path="run", is_primary=True, era="sc23", nodes=nodes, valid=valid)
+    SystemDescription.objects.create(
+        submission=row, client_nodes=declared if declared is not None else nodes, procs_per_node=4
+    )
     return row
 
 
@@ -91,10 +105,25 @@ def test_equal_scores_keep_the_earlier_submission_first(sc19):
     assert ranked(list_build(release=sc19, kind="io500")) == [(1, first.pk), (2, second.pk)]
 
 
-def test_the_ten_node_list_reads_the_declared_client_nodes(sc19):
-    ten = submission(sc19, system("Ten"), 5.0, nodes=10)
-    submission(sc19, system("Eleven"), 9.0, nodes=11)
-    assert ranked(list_build(release=sc19, kind="ten-node")) == [(1, ten.pk)]
+def test_the_ten_node_list_reads_the_client_nodes_the_outputs_show_not_the_declared_ones(sc19):
+    ten = submission(sc19, system("Ten"), 5.0, nodes=10, declared=12)
+    declared_only = submission(sc19, system("Declared"), 9.0, nodes=16, declared=10, ten_node=True)
+    unknown = submission(sc19, system("Unknown"), 8.0, nodes=None, declared=10, ten_node=True)
+    submission(sc19, system("Eleven"), 7.0, nodes=11)
+    snapshot = list_build(release=sc19, kind="ten-node")
+    assert ranked(snapshot) == [(1, ten.pk)]
+    assert [(row["submission_id"], row["rule"]) for row in snapshot.left_out] == [
+        (declared_only.pk, "nodes"),
+        (unknown.pk, "nodes-unknown"),
+    ]
+    assert "its outputs show 16 client nodes, declared 10" in snapshot.left_out[0]["reason"]
+    assert "its outputs show no client node count" in snapshot.left_out[1]["reason"]
+
+
+def test_a_ten_node_run_that_did_not_ask_for_the_ten_node_lists_stays_off_them(sc19):
+    submission(sc19, system("Ten"), 5.0, nodes=10, ten_node=False)
+    snapshot = list_build(release=sc19, kind="ten-node")
+    assert ranked(snapshot) == [] and snapshot.left_out == []
 
 
 def test_invalid_runs_are_only_on_the_historical_list(sc19):

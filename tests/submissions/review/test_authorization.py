@@ -75,7 +75,7 @@ def build_world(scenario: str, submitter: User, other: User, committee: User, ad
     ReviewComment.objects.create(submission=submission, author=committee, body="Committee remark")
     if scenario != "in_review":
         snapshot = list_build(release=release, kind="production")
-        list_publish(snapshot=snapshot)
+        list_publish(snapshot=snapshot, early=True)
         Submission.objects.filter(pk=submission.pk).update(review_state=ReviewState.PUBLISHED)
         end = timezone.now() + datetime.timedelta(days=(30 if scenario == "embargoed" else -1))
         Release.objects.filter(pk=release.pk).update(embargo_end=end)

@@ -93,7 +93,9 @@ def test_only_the_committee_builds_and_publishes_lists(personas: dict[str, Any],
     verified_upload(personas["submitter"], release, review_state=ReviewState.ACCEPTED)
     client = client_for(personas[persona])
     client.post(f"/review/releases/{release.slug}/build/", {"kind": "research"})
-    client.post(f"/review/releases/{release.slug}/lists/research/publish/", {})
+    # The release is still open: the committee confirms the early publish (tests/registry/lists/
+    # test_publish_guards.py covers the confirm step).
+    client.post(f"/review/releases/{release.slug}/lists/research/publish/", {"confirm_early": "yes"})
     published = release.snapshots.filter(kind="research", status="published").exists()
     assert published == (persona in ("committee", "admin"))
 

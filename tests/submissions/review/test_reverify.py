@@ -67,7 +67,7 @@ def test_a_new_rule_is_reported_and_published_snapshots_keep_their_scores(
 ) -> None:
     release = accepted_real.release
     assert release is not None
-    snapshot = list_publish(snapshot=list_build(release=release, kind="historical"))
+    snapshot = list_publish(snapshot=list_build(release=release, kind="historical"), early=True)
     frozen = list(snapshot.entries.values_list("submission_id", "rank", "score"))
     new_rule(monkeypatch)
     out = io.StringIO()
