@@ -44,6 +44,9 @@ def to_count(text: str | None) -> int | None:
     return value if value is not None and value >= 0 else None
 
 
+MAX_DECIMAL_EXPONENT = 308  # 10.0 ** 309 overflows a double
+
+
 def to_clock(text: str | None) -> dt.datetime | None:
     """The "YYYY-MM-DD HH:MM:SS" clock written in `text` (surrounding blanks allowed), or None."""
     if not text:
@@ -64,4 +67,6 @@ def half_unit(text: str) -> float:
     mantissa, _, exponent = text.strip().lower().partition("e")
     decimals = len(mantissa.partition(".")[2])
     shift = (to_int(exponent.lstrip("+")) or 0) if exponent else 0
-    return 0.5 * 10.0 ** (shift - decimals)
+    # A finite value can carry an exponent no float reaches ("0e400"): its half unit is the largest
+    # float rather than an OverflowError out of the reader.
+    return 0.5 * 10.0 ** min(shift - decimals, MAX_DECIMAL_EXPONENT)

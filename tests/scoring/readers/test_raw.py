@@ -115,6 +115,12 @@ def test_half_unit_is_read_from_the_printed_digits(text: str, half: float) -> No
     assert half_unit(text) == pytest.approx(half)
 
 
+def test_half_unit_of_an_exponent_beyond_any_float_is_the_largest_float_not_an_error() -> None:
+    # "0e400" is a finite zero; the fuzzer found the reader raising OverflowError on it (seed 500).
+    assert half_unit("0e400") == 0.5 * 10.0**308
+    assert half_unit("0e-400") == 0.0
+
+
 # IOR 3.2 as io500.sh ran it (submission-60): the row rounds to whole MiB/s, Max Write does not.
 IOR_SHELL = (
     "Began               : Tue Nov 13 20:15:35 2018\n"
