@@ -53,6 +53,8 @@ class ReviewState(models.TextChoices):
     CHANGES_REQUESTED = "changes_requested", "Changes requested"
     REJECTED = "rejected", "Rejected"
     PUBLISHED = "published", "Published"
+    # Taken back: by the submitter before publication, by the committee after it (review.decisions).
+    WITHDRAWN = "withdrawn", "Withdrawn"
 
 
 class Reproducibility(models.TextChoices):
@@ -384,6 +386,7 @@ class Finding(models.Model):
 # Defined in its own module to keep this one about submissions; imported so Django registers it.
 # The review models live in their own module; importing them here registers them with the app.
 from submissions.accounts.models import ApiToken as ApiToken  # noqa: E402
+from submissions.review.models import EntryDecision as EntryDecision  # noqa: E402
 from submissions.review.models import Questionnaire as Questionnaire  # noqa: E402
 from submissions.review.models import ReverifyItem as ReverifyItem  # noqa: E402
 from submissions.review.models import ReverifyRun as ReverifyRun  # noqa: E402

@@ -18,4 +18,5 @@ urlpatterns = [
     path("<int:pk>/submit/", review_views.submit, name="submit"),
     path("<int:pk>/publication-name/", review_views.publication_name, name="publication-name"),
     path("<int:pk>/comments/", review_views.comment_post, name="comment"),
+    path("<int:pk>/withdraw/", review_views.withdraw, name="withdraw"),
 ]

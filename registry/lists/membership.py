@@ -16,7 +16,8 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
 * runs of the registry's bundled runner enter only the lists the release's committee opened for
   them (by default the Historical list: IO500 asks list submissions to use the official release);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
-  on no new list;
+  on no new list; nor is a submission a per-entry decision keeps off this list (`ListWindow.decided_out`:
+  withdrawn, a duplicate of another copy of its run, excluded from this kind);
 * embargo: a run whose own release is still under embargo when the list is built enters no list of
   another release (a cumulative list takes earlier releases' runs, and publishing it would make the
   embargoed run public before its release is); its own release's lists take it, and those stay
@@ -101,6 +102,8 @@ class ListWindow:
     # build; without a moment every embargo counts as running, so the rule fails closed.
     release_id: int | None = None
     built_at: datetime.datetime | None = None
+    # Submissions per-entry decisions keep off this list (submissions.review.decisions.decided_exclusions).
+    decided_out: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
 def qualifies_by_rules(kind: str, candidate: Candidate, window: ListWindow) -> bool:
     """Every rule but the evidence one: the run would be on the list if its evidence were complete."""
     if candidate.score is None or candidate.withdrawn or candidate.release_date > window.release_date:
+        return False
+    if candidate.submission_id in window.decided_out:
         return False
     if not candidate.reviewed:
         return False

@@ -99,7 +99,7 @@ def _candidate_row(candidate: Candidate, names: dict[int, Any], kept: int | None
 def draft_duplicates(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
     """The submissions that qualify for this list but lost to a better one of the same system."""
     ranked = rank_with_duplicates(
-        snapshot.kind, list_candidates(release=snapshot.release), list_window(snapshot.release)
+        snapshot.kind, list_candidates(release=snapshot.release), list_window(snapshot.release, snapshot.kind)
     )
     ids = [d.candidate.submission_id for d in ranked.duplicates]
     names = {
@@ -114,7 +114,7 @@ def draft_duplicates(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
 def list_evidence_gaps(*, release: Release, kind: str) -> list[dict[str, Any]]:
     """The runs a build of this list leaves out because scored phases lack their raw outputs and no
     committee decision names the gap: each with the phases, best score first."""
-    ranked = rank_with_duplicates(kind, list_candidates(release=release), list_window(release))
+    ranked = rank_with_duplicates(kind, list_candidates(release=release), list_window(release, kind))
     ids = [c.submission_id for c in ranked.evidence_gaps]
     names = {
         row["pk"]: row
@@ -138,22 +138,6 @@ def evidence_gap_reason(candidate: Candidate) -> str:
 
 def draft_evidence_gaps(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
     return list_evidence_gaps(release=snapshot.release, kind=snapshot.kind)
-
-
-def draft_changes(*, snapshot: ListSnapshot) -> dict[str, list[int]]:
-    """Which submissions the draft adds to, and drops from, the list's current published version."""
-    published = (
-        ListSnapshot.objects.filter(
-            release=snapshot.release, kind=snapshot.kind, status=ListSnapshot.Status.PUBLISHED
-        )
-        .order_by("-version")
-        .first()
-    )
-    if published is None:
-        return {"added": [], "removed": []}
-    now = set(ListEntry.objects.filter(snapshot=snapshot).values_list("submission_id", flat=True))
-    before = set(ListEntry.objects.filter(snapshot=published).values_list("submission_id", flat=True))
-    return {"added": sorted(now - before), "removed": sorted(before - now)}
 
 
 def accepted_unlisted(*, release: Release) -> list[Submission]:

@@ -7,13 +7,14 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from registry.lists.changes import snapshot_changes
 from registry.lists.forms import ReleaseForm
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
     accepted_unlisted,
-    draft_changes,
     draft_duplicates,
     draft_evidence_gaps,
     draft_get,
@@ -23,12 +24,14 @@ from registry.lists.publishing_selectors import (
 )
 from registry.lists.releases import CURRENT_KINDS, release_open, release_update
 from registry.lists.selectors import release_get, release_list
-from registry.lists.services import ListBuildError, ListPublishError
+from registry.lists.services import EMBARGO_RULE, ListBuildError, ListPublishError
 from registry.models import ListKind, Release, kind_label
 from submissions.models import ReverifyRun
 from submissions.permissions import authenticated_user
 from submissions.review.reverify import reverify_start, verdict_differences
 from submissions.review.roles import committee_required
+from submissions.review.views import decision_post
+from submissions.selectors import submission_get_visible
 
 PUBLISH_ERRORS = (ListBuildError, ListPublishError, PermissionDenied, ValidationError)
 
@@ -146,8 +149,8 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "rows": draft_rows(snapshot=draft) if draft else [],
         "duplicates": draft_duplicates(snapshot=draft) if draft else [],
         "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
-        "embargoed": draft.left_out if draft else [],
-        "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
+        "embargoed": [row for row in draft.left_out if row.get("rule") == EMBARGO_RULE] if draft else [],
+        "changes": snapshot_changes(draft) if draft else None,
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)
         ),
@@ -218,3 +221,24 @@ def reverify_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "registry/publishing/reverify_detail.html",
         {"run": run, "changed": changed, "failed": failed},
     )
+
+
+@committee_required
+@require_POST
+def exclude(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    """Exclude an entry of a draft from this kind of list (a confirm step first, then the draft is
+    built again, so it reflects the decision at once)."""
+    found = _release(release)
+    if kind not in ListKind.values:
+        raise Http404(f'"{kind}" is not a kind of list.')
+    user = authenticated_user(request.user)
+    submission = submission_get_visible(user=user, pk=int(request.POST.get("submission", "0") or 0))
+    draft_url = reverse("publishing:draft", kwargs={"release": found.slug, "kind": kind})
+    action_url = reverse("publishing:exclude", kwargs={"release": found.slug, "kind": kind})
+    decision, answer = decision_post(request, submission, action_url=action_url, fallback_url=draft_url)
+    if decision is not None:
+        try:
+            release_drafts_build(user=user, release=found, kinds=[kind])
+        except PUBLISH_ERRORS as error:
+            _report(request, error)
+    return answer

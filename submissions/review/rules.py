@@ -4,6 +4,11 @@ whose action it is. No queries here; the services enforce it and the pages offer
     draft ──submit──> submitted ──start_review──> under_review ──accept──> accepted ──publish──> published
       ▲                  │                           │    │
       └── (submitter edits; changes_requested ──submit──┘    └──reject──> rejected
+
+Per-entry decisions (submissions.review.services, "Per-entry decisions") stand beside this path: the
+submitter withdraws before publication, the committee withdraws after it (both -> withdrawn), and
+the committee excludes a submission from a kind of list, moves it to another release or marks it a
+duplicate of another copy of the same run at any time, without changing its state.
 """
 
 from __future__ import annotations
@@ -89,6 +94,20 @@ ASSESSABLE = frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewS
 GAP_ACCEPTABLE = frozenset(
     {ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED, ReviewState.PUBLISHED}
 )
+# The states the submitter may withdraw from: anything not yet on a published list.
+SUBMITTER_WITHDRAWABLE = frozenset(
+    {
+        ReviewState.DRAFT,
+        ReviewState.SUBMITTED,
+        ReviewState.UNDER_REVIEW,
+        ReviewState.CHANGES_REQUESTED,
+        ReviewState.ACCEPTED,
+    }
+)
+# Once published, taking a run back is the committee's decision (a correction of the lists follows).
+COMMITTEE_WITHDRAWABLE = frozenset({ReviewState.PUBLISHED})
+# Exclusions, moves and duplicate marks: every state but the ones that leave the workflow.
+ENTRY_DECIDABLE = frozenset(ReviewState.values) - {ReviewState.WITHDRAWN, ReviewState.REJECTED}
 # The review queue: everything waiting for a committee decision.
 AWAITING_REVIEW = (ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW)
 

@@ -2,7 +2,8 @@
 
 Builds the draft of one list from the current data (one entry per storage system for ranked kinds)
 and prints it, then the runs it left out: those of another release still under embargo (recorded
-with the snapshot) and those whose scored phases lack their raw outputs. Publishing
+with the snapshot) and those whose scored phases lack their raw outputs; then the changes since the
+previous list (registry.lists.diff). Publishing
 is the committee's decision; --publish freezes the draft right away.
 """
 
@@ -13,9 +14,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from registry.lists.changes import snapshot_changes
+from registry.lists.diff import diff_lines
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
-from registry.lists.services import ListBuildError, ListPublishError, list_build, list_publish
+from registry.lists.services import EMBARGO_RULE, ListBuildError, ListPublishError, list_build, list_publish
 from registry.models import ListKind
 
 
@@ -60,9 +63,10 @@ class Command(BaseCommand):
             )
         if len(shown) < len(entries):
             self.stdout.write(f"... and {len(entries) - len(shown)} more.")
-        if snapshot.left_out:
-            self.stdout.write(f"Left out under another release's embargo: {len(snapshot.left_out)}.")
-        for held in snapshot.left_out:
+        embargoed = [row for row in snapshot.left_out if row.get("rule") == EMBARGO_RULE]
+        if embargoed:
+            self.stdout.write(f"Left out under another release's embargo: {len(embargoed)}.")
+        for held in embargoed:
             self.stdout.write(
                 f"  submission {held['submission_id']:<6} {held['score']:>12.2f}  {held['reason']}"
             )
@@ -72,3 +76,9 @@ class Command(BaseCommand):
         for gap in gaps:
             line = f"  submission {gap['submission_id']:<6} {gap['score']:>12.2f}  {gap['reason']}"
             self.stdout.write(line)
+        changes = snapshot_changes(snapshot)
+        if changes is None:
+            self.stdout.write("The first list of its kind: there is no previous list to compare it with.")
+        else:
+            for line in diff_lines(changes):
+                self.stdout.write(line)
