@@ -53,7 +53,7 @@ class ReviewState(models.TextChoices):
     CHANGES_REQUESTED = "changes_requested", "Changes requested"
     REJECTED = "rejected", "Rejected"
     PUBLISHED = "published", "Published"
-    # Taken back: by the submitter before publication, by the committee after it (review.decisions).
+    # Taken back by the submitter before publication (submissions.review.services.submission_withdraw).
     WITHDRAWN = "withdrawn", "Withdrawn"
 
 

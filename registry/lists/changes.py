@@ -6,17 +6,20 @@ published now), else the latest published list of the same kind of an earlier re
 Research (10 Node Research) list is compared with the earlier releases' IO500 (10 Node) list, which
 io500.org's Research list continues (docs/list-rules.md). Why an entry left is recorded when the list
 is built (`left_out_reasons`, stored with the snapshot), so a published version keeps the reasons
-that held when it was built; per-entry decisions are looked up for entries built before that."""
+that held when it was built; a draft also looks the per-entry decisions up, as they are now."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.db.models import Q
+
 from registry.lists.diff import DiffEntry, ListDiff, list_diff
 from registry.lists.membership import Candidate
 from registry.models import ListEntry, ListKind, ListSnapshot
 from submissions.review.decisions import decision_reasons
+from submissions.selectors import release_out_of_embargo_q
 
 # Lists that continue a list of another kind when a release has none of their own yet.
 CONTINUES = {
@@ -29,32 +32,36 @@ FROZEN = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
 
 
 def previous_snapshot(snapshot: ListSnapshot) -> ListSnapshot | None:
-    """The list version `snapshot` is compared with (None: the first list of its kind)."""
-    earlier_version = (
-        ListSnapshot.objects.filter(
-            release=snapshot.release, kind=snapshot.kind, version__lt=snapshot.version, status__in=FROZEN
-        )
-        .select_related("release")
-        .order_by("-version")
-        .first()
+    """The list version `snapshot` is compared with (None: the first list of its kind). One query:
+    the list page reads it on every uncached view."""
+    continues = CONTINUES.get(snapshot.kind)
+    kinds = [snapshot.kind, continues] if continues else [snapshot.kind]
+    same_list = Q(
+        release=snapshot.release, kind=snapshot.kind, version__lt=snapshot.version, status__in=FROZEN
     )
-    if earlier_version is not None:
-        return earlier_version
-    for kind in (snapshot.kind, CONTINUES.get(snapshot.kind)):
-        if kind is None:
-            continue
-        found = (
-            ListSnapshot.objects.filter(
-                kind=kind,
-                status=ListSnapshot.Status.PUBLISHED,
-                release__publication_date__lt=snapshot.release.publication_date,
-            )
-            .select_related("release")
-            .order_by("-release__publication_date", "-version")
-            .first()
+    # A list still under its release's embargo is shown nowhere, so nothing is compared with it: its
+    # entries would show as "removed" on a public page.
+    earlier_release = (
+        Q(
+            kind__in=kinds,
+            status=ListSnapshot.Status.PUBLISHED,
+            release__publication_date__lt=snapshot.release.publication_date,
         )
-        if found is not None:
-            return found
+        & release_out_of_embargo_q()
+    )
+    found = list(
+        ListSnapshot.objects.filter(same_list | earlier_release)
+        .select_related("release")
+        .order_by("-release__publication_date", "-version")
+    )
+    # This release's earlier version first, then the latest earlier list of the same kind, then of
+    # the kind it continues.
+    same_release = [s for s in found if s.release_id == snapshot.release_id]
+    same_kind = [s for s in found if s.kind == snapshot.kind]
+    continued = [s for s in found if s.kind == continues]
+    for group in (same_release, same_kind, continued):
+        if group:
+            return group[0]
     return None
 
 
@@ -63,22 +70,36 @@ def snapshot_label(snapshot: ListSnapshot) -> str:
     return f"{name} {ListKind(snapshot.kind).label}" if snapshot.kind in ListKind.values else name
 
 
+ENTRY_FIELDS = (
+    "snapshot_id",
+    "submission_id",
+    "rank",
+    "score",
+    "recorded",
+    "submission__storage_system_id",
+    "submission__storage_system__name",
+    "submission__storage_system__institution__name",
+    "submission__release__name",
+)
+
+
 def diff_entries(snapshot: ListSnapshot) -> list[DiffEntry]:
-    rows = (
-        ListEntry.objects.filter(snapshot=snapshot)
-        .order_by("rank")
-        .values(
-            "submission_id",
-            "rank",
-            "score",
-            "recorded",
-            "submission__storage_system_id",
-            "submission__storage_system__name",
-            "submission__storage_system__institution__name",
-            "submission__release__name",
-        )
-    )
+    rows = ListEntry.objects.filter(snapshot=snapshot).order_by("rank").values(*ENTRY_FIELDS)
     return [_entry(row) for row in rows]
+
+
+def _both_entries(previous: ListSnapshot, snapshot: ListSnapshot) -> tuple[list[DiffEntry], list[DiffEntry]]:
+    """The entries of both versions in one query."""
+    rows = (
+        ListEntry.objects.filter(snapshot_id__in=[previous.pk, snapshot.pk])
+        .order_by("snapshot_id", "rank")
+        .values(*ENTRY_FIELDS)
+    )
+    before: list[DiffEntry] = []
+    after: list[DiffEntry] = []
+    for row in rows:
+        (after if row["snapshot_id"] == snapshot.pk else before).append(_entry(row))
+    return before, after
 
 
 def _entry(row: Mapping[str, Any]) -> DiffEntry:
@@ -132,17 +153,21 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
     previous = previous_snapshot(snapshot)
     if previous is None:
         return None
-    before, after = diff_entries(previous), diff_entries(snapshot)
+    before, after = _both_entries(previous, snapshot)
     current = {e.submission_id for e in after}
-    gone = [e.submission_id for e in before if e.submission_id not in current]
-    came = [e.submission_id for e in after if e.submission_id not in {b.submission_id for b in before}]
+    earlier = {e.submission_id for e in before}
+    gone = [pk for pk in earlier if pk not in current]
+    came = [pk for pk in current if pk not in earlier]
     # Decisions taken since, for lists built before decisions were recorded with them; the reasons the
     # build recorded win. A move explains an arrival too.
-    removed: dict[int, str] = decision_reasons(gone)
+    # A published version explains itself by what its build recorded (left_out); only a draft, which
+    # the committee reads, also looks the decisions up (a published page then costs two queries).
+    decided = decision_reasons([*gone, *came]) if (gone or came) and not snapshot.is_frozen else {}
+    removed = {pk: reason for pk, reason in decided.items() if pk in earlier}
     for row in snapshot.left_out or []:
-        if row.get("submission_id") in gone and row.get("reason"):
+        if row.get("submission_id") in earlier and row.get("reason"):
             removed[int(row["submission_id"])] = str(row["reason"])
-    added = {pk: reason for pk, reason in decision_reasons(came).items() if reason.startswith("moved")}
+    added = {pk: reason for pk, reason in decided.items() if pk in current and reason.startswith("moved")}
     return list_diff(
         before,
         after,

@@ -6,8 +6,9 @@ whose action it is. No queries here; the services enforce it and the pages offer
       └── (submitter edits; changes_requested ──submit──┘    └──reject──> rejected
 
 Per-entry decisions (submissions.review.services, "Per-entry decisions") stand beside this path: the
-submitter withdraws before publication, the committee withdraws after it (both -> withdrawn), and
-the committee excludes a submission from a kind of list, moves it to another release or marks it a
+submitter withdraws before publication (-> withdrawn), the committee withdraws after it (the state
+stays published: earlier list versions still show the run; the next ones leave it out), and the
+committee excludes a submission from a kind of list, moves it to another release or marks it a
 duplicate of another copy of the same run at any time, without changing its state.
 """
 

@@ -427,7 +427,9 @@ def submission_withdraw(*, user: User, submission: Submission, reason: str) -> E
 
 
 def submission_withdraw_published(*, user: User, submission: Submission, reason: str) -> EntryDecision:
-    """The committee takes a published submission back: the next version of every list leaves it out."""
+    """The committee takes a published submission back: the next version of every list leaves it out.
+    Its state stays published: the versions already published still list it, and their entries and
+    permalinks must keep leading to its page; the decision on its timeline says it was withdrawn."""
     _require_committee(user)
     text = _require_reason(reason, "it is withdrawn")
     with transaction.atomic():
@@ -437,13 +439,9 @@ def submission_withdraw_published(*, user: User, submission: Submission, reason:
                 f"This submission is {row.get_review_state_display().lower()}: only a published one is "
                 "withdrawn by the committee (reject one under review; the submitter withdraws their own)."
             )
-        return _decide(
-            row,
-            user=user,
-            kind=EntryDecision.Kind.WITHDRAW_PUBLISHED,
-            reason=text,
-            target=ReviewState.WITHDRAWN,
-        )
+        if EntryDecision.objects.filter(submission=row, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED).exists():
+            raise ValidationError(f"Submission {row.pk} is already withdrawn from the lists.")
+        return _decide(row, user=user, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED, reason=text)
 
 
 def _require_decidable(row: Submission) -> None:

@@ -229,7 +229,10 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "basis": submission_basis(submission),
         "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
         "entry_decidable": submission.review_state in ENTRY_DECIDABLE,
-        "committee_withdrawable": submission.review_state in COMMITTEE_WITHDRAWABLE,
+        "committee_withdrawable": submission.review_state in COMMITTEE_WITHDRAWABLE
+        and not any(
+            d.kind == EntryDecision.Kind.WITHDRAW_PUBLISHED for d in entry_decisions(submission=submission)
+        ),
         "copies": same_run_copies(submission),
         "marked_duplicate": is_marked_duplicate(submission.pk),
         "releases": list(Release.objects.order_by("-publication_date")),

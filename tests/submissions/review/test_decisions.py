@@ -89,8 +89,12 @@ class TestWithdraw:
         )
         [correction] = release_drafts_build(user=committee_member, release=release, kinds=["research"])
         assert list(correction.entries.values_list("submission_id", flat=True)) == [other.pk]
+        # Still published: the version already out lists it, and its page stays public.
         entry.refresh_from_db()
-        assert entry.review_state == ReviewState.WITHDRAWN
+        assert entry.review_state == ReviewState.PUBLISHED
+        assert client_for(None).get(reverse("submissions:detail", args=[entry.pk])).status_code == 200
+        with pytest.raises(ValidationError, match="already withdrawn"):
+            submission_withdraw_published(user=committee_member, submission=entry, reason="again")
 
     def test_only_the_committee_withdraws_after_publication(self, submitter: Any) -> None:
         entry = verified_upload(submitter, open_release(), review_state=ReviewState.PUBLISHED)
