@@ -236,6 +236,7 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "copies": same_run_copies(submission),
         "marked_duplicate": is_marked_duplicate(submission.pk),
         "releases": list(Release.objects.order_by("-publication_date")),
+        "move_targets": list(Release.objects.exclude(pk=submission.release_id).order_by("-publication_date")),
         "list_kinds": ListKind.choices,
         **review_context(request.user, submission),
     }

@@ -232,6 +232,7 @@ class TestPages:
         self, submitter: Any, committee_member: Any
     ) -> None:
         entry = verified_upload(submitter, open_release(), review_state=ReviewState.PUBLISHED)
+        open_release("SC40")  # somewhere to move it to
         page = client_for(committee_member).get(reverse("review:detail", args=[entry.pk])).content.decode()
         assert 'data-action="withdraw_published"' in page
         assert 'data-action="exclude"' in page and 'data-action="move"' in page
@@ -297,6 +298,40 @@ class TestPages:
         assert answer.status_code == 302 and answer["Location"] == draft_url
         draft = ListSnapshot.objects.get(release=release, kind="research", status="draft")
         assert not draft.entries.exists()
+
+
+class TestDuplicatePages:
+    def test_the_review_page_names_the_other_copy_and_refuses_accept_until_one_is_chosen(
+        self, submitter: Any, committee_member: Any
+    ) -> None:
+        release = open_release()
+        first = with_run(verified_upload(submitter, release, review_state="accepted"), "f" * 64)
+        second = with_run(
+            verified_upload(submitter, release, system=storage("Copy"), review_state="under_review"), "f" * 64
+        )
+        client = client_for(committee_member)
+        page = client.get(reverse("review:detail", args=[second.pk])).content.decode()
+        same_run = page.split('data-role="same-run"')[1].split("</div>")[0]
+        assert f'data-submission="{first.pk}"' in same_run
+        assert 'data-action="duplicate-this"' in same_run and 'data-action="duplicate-other"' in same_run
+
+        refused = client.post(reverse("review:decide", args=[second.pk]), {"action": "accept"}, follow=True)
+        assert f"submission {first.pk} (accepted)" in refused.content.decode()
+        second.refresh_from_db()
+        assert second.review_state == ReviewState.UNDER_REVIEW
+
+        client.post(
+            reverse("review:entry-decide", args=[first.pk]),
+            {
+                "kind": "duplicate",
+                "duplicate_of": second.pk,
+                "confirmed": "on",
+                "reason": "second is complete",
+            },
+        )
+        client.post(reverse("review:decide", args=[second.pk]), {"action": "accept"})
+        second.refresh_from_db()
+        assert second.review_state == ReviewState.ACCEPTED
 
 
 class TestApi:
