@@ -216,6 +216,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 @committee_required
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     submission = submission_get_visible(user=request.user, pk=pk)
+    releases = list(Release.objects.order_by("-publication_date"))
     context = {
         "submission": submission,
         "findings": submission_findings_ordered(submission=submission),
@@ -235,8 +236,8 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "copies": same_run_copies(submission),
         "marked_duplicate": is_marked_duplicate(submission.pk),
-        "releases": list(Release.objects.order_by("-publication_date")),
-        "move_targets": list(Release.objects.exclude(pk=submission.release_id).order_by("-publication_date")),
+        "releases": releases,
+        "move_targets": [release for release in releases if release.pk != submission.release_id],
         "list_kinds": ListKind.choices,
         **review_context(request.user, submission),
     }
