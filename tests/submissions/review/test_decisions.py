@@ -256,6 +256,20 @@ class TestPages:
         assert done.status_code == 302
         assert EntryDecision.objects.get().reason == "broke a rule"
 
+    def test_the_submission_page_offers_its_submitter_a_withdrawal_until_publication(
+        self, submitter: Any
+    ) -> None:
+        release = open_release()
+        draft = verified_upload(submitter, release)
+        published = verified_upload(submitter, release, system=storage("Other"), review_state="published")
+        client = client_for(submitter)
+        assert (
+            'data-role="withdraw-link"'
+            in client.get(reverse("submissions:detail", args=[draft.pk])).content.decode()
+        )
+        page = client.get(reverse("submissions:detail", args=[published.pk])).content.decode()
+        assert 'data-role="withdraw-link"' not in page
+
     def test_the_submitter_withdraws_through_a_confirm_page(self, submitter: Any) -> None:
         entry = verified_upload(submitter, open_release())
         client = client_for(submitter)
