@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from registry.lists.diff import DiffEntry, ListDiff, list_diff
+from registry.lists.diff import NO_LONGER_QUALIFIES, NOT_EXPLAINED_BY_IO500, DiffEntry, ListDiff, list_diff
 from registry.lists.membership import Candidate
 from registry.models import ListEntry, ListKind, ListSnapshot
 from submissions.review.decisions import decision_reasons
@@ -175,6 +175,9 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
         release=snapshot.release.name,
         removed_reasons=removed,
         added_reasons=added,
+        unexplained=NOT_EXPLAINED_BY_IO500
+        if snapshot.provenance == ListSnapshot.Provenance.RECORDED
+        else NO_LONGER_QUALIFIES,
     )
 
 

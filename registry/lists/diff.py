@@ -16,6 +16,8 @@ from dataclasses import dataclass
 # Scores are stored as floats; a re-computation that moves a score by less than this is no change.
 SCORE_TOLERANCE = 1e-9
 NO_LONGER_QUALIFIES = "no longer qualifies under the list rules"
+# A list recorded as io500.org published it: its removals are io500.org's decisions, never explained.
+NOT_EXPLAINED_BY_IO500 = "not on io500.org's list; io500.org records no reason"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,9 @@ def _added_reason(
     return "not on the previous list"
 
 
-def _removed_reason(entry: DiffEntry, successor: DiffEntry | None, given: Mapping[int, str]) -> str:
+def _removed_reason(
+    entry: DiffEntry, successor: DiffEntry | None, given: Mapping[int, str], unexplained: str
+) -> str:
     if entry.submission_id in given:
         return given[entry.submission_id]
     if successor is not None:
@@ -112,7 +116,7 @@ def _removed_reason(entry: DiffEntry, successor: DiffEntry | None, given: Mappin
             f"superseded by a better run of the same storage system: submission {successor.submission_id} "
             f"({successor.score:.2f})"
         )
-    return NO_LONGER_QUALIFIES
+    return unexplained
 
 
 def list_diff(
@@ -123,12 +127,13 @@ def list_diff(
     release: str = "",
     removed_reasons: Mapping[int, str] | None = None,
     added_reasons: Mapping[int, str] | None = None,
+    unexplained: str = NO_LONGER_QUALIFIES,
 ) -> ListDiff:
     """The changes from `previous` to `current` (each in rank order, or any order: ranks decide).
 
     `release` is the list's own release (its new runs are "accepted for" it); `removed_reasons` and
     `added_reasons` map a submission id to what the caller knows of why it left or came, and win
-    over what the entries themselves show."""
+    over what the entries themselves show; `unexplained` is said of a removal nothing explains."""
     before = sorted(previous, key=lambda e: e.rank)
     after = sorted(current, key=lambda e: e.rank)
     before_ids = {e.submission_id: e for e in before}
@@ -143,7 +148,7 @@ def list_diff(
         for e in added_entries
     )
     removed = tuple(
-        Change(e, _removed_reason(e, arriving.get(e.system_key), removed_reasons or {}))
+        Change(e, _removed_reason(e, arriving.get(e.system_key), removed_reasons or {}, unexplained))
         for e in removed_entries
     )
     reranked = tuple(

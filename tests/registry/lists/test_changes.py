@@ -166,3 +166,18 @@ def test_a_list_still_under_its_release_embargo_is_compared_with_nothing() -> No
     publish_list(hidden, "io500", [make_submission(release=hidden)])
     draft = ListSnapshot.objects.create(release=new, kind="io500", status=ListSnapshot.Status.DRAFT)
     assert previous_snapshot(draft) is None
+
+
+def test_a_removal_from_a_list_recorded_from_io500_org_says_io500_org_gave_no_reason() -> None:
+    from registry.lists.diff import NOT_EXPLAINED_BY_IO500
+
+    old = make_release(name="SC30", publication_date=datetime.date(2030, 1, 1))
+    new = make_release(name="ISC31", publication_date=datetime.date(2030, 6, 1))
+    kept, dropped = make_submission(release=old), make_submission(release=old, bw=1.0)
+    publish_list(old, "io500", [kept, dropped], provenance=ListSnapshot.Provenance.RECORDED)
+    recorded = publish_list(new, "io500", [kept], provenance=ListSnapshot.Provenance.RECORDED)
+    changes = snapshot_changes(recorded)
+    assert changes is not None
+    assert [(c.entry.submission_id, c.reason) for c in changes.removed] == [
+        (dropped.pk, NOT_EXPLAINED_BY_IO500)
+    ]

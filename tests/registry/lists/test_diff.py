@@ -60,6 +60,11 @@ def test_a_removed_entry_with_no_known_reason_no_longer_qualifies() -> None:
     assert [c.reason for c in diff.removed] == [NO_LONGER_QUALIFIES]
 
 
+def test_a_removal_nothing_explains_says_what_the_caller_asks() -> None:
+    diff = list_diff(BEFORE, BEFORE[:2], unexplained="io500.org records no reason")
+    assert [c.reason for c in diff.removed] == ["io500.org records no reason"]
+
+
 def test_a_better_run_of_the_same_system_supersedes_the_old_entry_and_is_no_new_system() -> None:
     better = entry(4, 1, 95.0, system=30, release="ISC41")  # system of submission 3
     after = [better, entry(1, 2, 90.0), entry(2, 3, 80.0)]
