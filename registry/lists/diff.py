@@ -51,6 +51,10 @@ class Rerank:
     entry: DiffEntry
     rank_before: int
     score_before: float
+    # Its place among the entries on both versions changed: another entry passed it or it passed
+    # one. An entry only pushed down by a newcomer above it (or pulled up by a removal) keeps its
+    # order, so a cumulative list does not call every entry below a new run "re-ranked".
+    order_changed: bool = False
 
     @property
     def places_up(self) -> int:
@@ -67,9 +71,9 @@ class ListDiff:
     previous_label: str
     added: tuple[Change, ...]
     removed: tuple[Change, ...]
-    # Entries on both versions whose rank or score changed, in the new version's order.
+    # Entries on both versions whose order among them or whose score changed, in the new version's order.
     reranked: tuple[Rerank, ...]
-    # The new #1 when it differs from the previous version's (None: the same #1, or no previous entry).
+    # The new #1 when another storage system leads (None: the same system leads, or no previous entry).
     new_top: DiffEntry | None
     previous_top: DiffEntry | None
     # Added entries of a storage system the previous version did not list at all.
@@ -82,7 +86,7 @@ class ListDiff:
 
     @property
     def moved(self) -> tuple[Rerank, ...]:
-        return tuple(r for r in self.reranked if r.places_up != 0)
+        return tuple(r for r in self.reranked if r.order_changed)
 
     @property
     def rescored(self) -> tuple[Rerank, ...]:
@@ -95,8 +99,9 @@ def _added_reason(
     if entry.submission_id in given:
         return given[entry.submission_id]
     if replaced is not None:
+        better = "a better" if entry.score > replaced.score else "another"
         return (
-            f"a better run of the same storage system, replacing submission {replaced.submission_id} "
+            f"{better} run of the same storage system, replacing submission {replaced.submission_id} "
             f"({replaced.score:.2f} -> {entry.score:.2f})"
         )
     if release and entry.release == release:
@@ -112,9 +117,14 @@ def _removed_reason(
     if entry.submission_id in given:
         return given[entry.submission_id]
     if successor is not None:
+        if successor.score > entry.score:
+            return (
+                f"superseded by a better run of the same storage system: submission "
+                f"{successor.submission_id} ({successor.score:.2f})"
+            )
         return (
-            f"superseded by a better run of the same storage system: submission {successor.submission_id} "
-            f"({successor.score:.2f})"
+            f"replaced by another run of the same storage system: submission {successor.submission_id} "
+            f"({entry.score:.2f} -> {successor.score:.2f})"
         )
     return unexplained
 
@@ -151,18 +161,23 @@ def list_diff(
         Change(e, _removed_reason(e, arriving.get(e.system_key), removed_reasons or {}, unexplained))
         for e in removed_entries
     )
-    reranked = tuple(
-        Rerank(e, before_ids[e.submission_id].rank, before_ids[e.submission_id].score)
-        for e in after
-        if e.submission_id in before_ids
-        and (
-            before_ids[e.submission_id].rank != e.rank
-            or Rerank(e, e.rank, before_ids[e.submission_id].score).rescored
+    # The order among the entries on both versions, before and after.
+    common_before = [e.submission_id for e in before if e.submission_id in after_ids]
+    common_after = [e.submission_id for e in after if e.submission_id in before_ids]
+    position_before = {pk: index for index, pk in enumerate(common_before)}
+    changes = (
+        Rerank(
+            e,
+            before_ids[e.submission_id].rank,
+            before_ids[e.submission_id].score,
+            order_changed=position_before[e.submission_id] != index,
         )
+        for index, e in enumerate(after_ids[pk] for pk in common_after)
     )
+    reranked = tuple(r for r in changes if r.order_changed or r.rescored)
     previous_systems = {e.system_key for e in before}
     new_systems = tuple(e for e in added_entries if e.system_key not in previous_systems)
-    top_changed = bool(before) and bool(after) and before[0].submission_id != after[0].submission_id
+    top_changed = bool(before) and bool(after) and before[0].system_key != after[0].system_key
     return ListDiff(
         previous_label=previous_label,
         added=added,

@@ -50,9 +50,19 @@ def test_a_removed_entry_carries_the_reason_the_caller_knows() -> None:
     assert [(c.entry.submission_id, c.reason) for c in diff.removed] == [
         (2, "excluded from the research lists: wrong release")
     ]
-    assert [(r.entry.submission_id, r.rank_before, r.entry.rank, r.places_up) for r in diff.moved] == [
-        (3, 3, 2, 1)
+    # 3 moves up a place only because 2 left: it passed nobody, so it is not re-ranked.
+    assert diff.reranked == ()
+
+
+def test_an_entry_passing_another_is_re_ranked_but_one_pushed_down_by_a_newcomer_is_not() -> None:
+    after = [entry(9, 1, 99.0), entry(2, 2, 95.0), entry(1, 3, 90.0), entry(3, 4, 70.0)]
+    diff = list_diff(BEFORE, after)
+    assert [(r.entry.submission_id, r.rank_before, r.entry.rank) for r in diff.moved] == [
+        (2, 2, 2),
+        (1, 1, 3),
     ]
+    assert [r.places_up for r in diff.moved] == [0, -2]
+    assert 3 not in {r.entry.submission_id for r in diff.reranked}
 
 
 def test_a_removed_entry_with_no_known_reason_no_longer_qualifies() -> None:
@@ -63,6 +73,21 @@ def test_a_removed_entry_with_no_known_reason_no_longer_qualifies() -> None:
 def test_a_removal_nothing_explains_says_what_the_caller_asks() -> None:
     diff = list_diff(BEFORE, BEFORE[:2], unexplained="io500.org records no reason")
     assert [c.reason for c in diff.removed] == ["io500.org records no reason"]
+
+
+def test_a_lower_scoring_replacement_of_a_systems_entry_is_not_called_better() -> None:
+    rescored = entry(4, 3, 60.0, system=30)  # the system of submission 3, re-scored lower
+    diff = list_diff(BEFORE, [entry(1, 1, 90.0), entry(2, 2, 80.0), rescored])
+    assert (
+        diff.removed[0].reason
+        == "replaced by another run of the same storage system: submission 4 (70.00 -> 60.00)"
+    )
+    assert diff.added[0].reason.startswith("another run of the same storage system, replacing submission 3")
+
+
+def test_a_new_run_of_the_leading_system_is_no_new_leader() -> None:
+    diff = list_diff(BEFORE, [entry(4, 1, 99.0, system=10), entry(2, 2, 80.0), entry(3, 3, 70.0)])
+    assert diff.new_top is None
 
 
 def test_a_better_run_of_the_same_system_supersedes_the_old_entry_and_is_no_new_system() -> None:
