@@ -249,6 +249,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Several models have a "kind" choice; the per-entry decisions' gets a name of its own.
+    "ENUM_NAME_OVERRIDES": {"EntryDecisionKindEnum": "submissions.review.models.EntryDecision.Kind"},
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

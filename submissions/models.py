@@ -53,7 +53,8 @@ class ReviewState(models.TextChoices):
     CHANGES_REQUESTED = "changes_requested", "Changes requested"
     REJECTED = "rejected", "Rejected"
     PUBLISHED = "published", "Published"
-    # The submitter took it back before publication (ReviewEvent "withdraw" says why).
+    # The submitter took it back before publication (submissions.review.services.submission_withdraw:
+    # an EntryDecision and a ReviewEvent "withdraw" say why).
     WITHDRAWN = "withdrawn", "Withdrawn"
     # A new upload replaced its tarball; `Submission.supersedes` on the new one points here.
     SUPERSEDED = "superseded", "Superseded by a new upload"
@@ -406,6 +407,7 @@ class Finding(models.Model):
 # Defined in its own module to keep this one about submissions; imported so Django registers it.
 # The review models live in their own module; importing them here registers them with the app.
 from submissions.accounts.models import ApiToken as ApiToken  # noqa: E402
+from submissions.review.models import EntryDecision as EntryDecision  # noqa: E402
 from submissions.review.models import Questionnaire as Questionnaire  # noqa: E402
 from submissions.review.models import ReverifyItem as ReverifyItem  # noqa: E402
 from submissions.review.models import ReverifyRun as ReverifyRun  # noqa: E402

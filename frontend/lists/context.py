@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
+from registry.lists.changes import snapshot_changes
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
@@ -276,6 +277,8 @@ def list_context(
             # The radar reads the current published version, so a superseded one goes without.
             "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
             "citation": list_citation(snapshot, list_verdicts(snapshot=snapshot), retrieved=retrieval_date()),
+            # A published version says what it changed (a correction note shows the real diff).
+            "changes": snapshot_changes(snapshot) if snapshot.is_frozen else None,
         }
     )
     return context

@@ -73,7 +73,7 @@ def import_reconstructed(data: IO500Data, releases: dict[str, Release]) -> list[
         for kind in RECONSTRUCTED_KINDS:
             if kind not in release.list_kinds or (release.name, kind) in existing:
                 continue
-            ranked = rank_candidates(kind, candidates, list_window(release))
+            ranked = rank_candidates(kind, candidates, list_window(release, kind))
             snapshot = ListSnapshot.objects.create(
                 release=release,
                 kind=kind,

@@ -25,7 +25,8 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
 * runs of the registry's bundled runner enter only the lists the release's committee opened for
   them (by default the Historical list: IO500 asks list submissions to use the official release);
 * withdrawn submissions (io500.org deleted them as duplicates, only old lists still name them) are
-  on no new list;
+  on no new list; nor is a submission a per-entry decision keeps off this list (`ListWindow.decided_out`:
+  withdrawn, a duplicate of another copy of its run, excluded from this kind);
 * embargo: a run whose own release is still under embargo when the list is built enters no list of
   another release (a cumulative list takes earlier releases' runs, and publishing it would make the
   embargoed run public before its release is); its own release's lists take it, and those stay
@@ -147,6 +148,8 @@ class ListWindow:
     # build; without a moment every embargo counts as running, so the rule fails closed.
     release_id: int | None = None
     built_at: datetime.datetime | None = None
+    # Submissions per-entry decisions keep off this list (submissions.review.decisions.decided_exclusions).
+    decided_out: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ def lacks_evidence(kind: str, candidate: Candidate) -> bool:
 
 def qualifies(kind: str, candidate: Candidate, window: ListWindow) -> bool:
     return (
-        qualifies_by_rules(kind, candidate, window)
+        candidate.submission_id not in window.decided_out
+        and qualifies_by_rules(kind, candidate, window)
         and not under_other_embargo(candidate, window)
         and not lacks_evidence(kind, candidate)
     )
@@ -240,6 +244,8 @@ class Duplicate:
 NODES_UNKNOWN_RULE = "nodes-unknown"
 NODES_RULE = "nodes"
 REPLACED_RULE = "replaced"
+# A per-entry decision (ListWindow.decided_out) keeps it off this list.
+DECIDED_RULE = "decision"
 
 
 @dataclass(frozen=True)
@@ -283,15 +289,20 @@ def admit(kind: str, carried: list[Candidate], new: list[Candidate], window: Lis
     """The one place where entries are filtered before the one-per-system rule: a run left out here
     does not hold its system's place (and an embargoed run must not show, even by which entry it
     displaces). `carried`: the previous list's entries; `new`: the runs that qualify by the rules,
-    the 10-node count aside, best first. Per-entry committee decisions belong here too."""
+    the 10-node count aside, best first. A per-entry decision (`window.decided_out`: withdrawn, a
+    duplicate, excluded from this kind) takes a carried entry off as it keeps a new run out."""
     result = Admitted(carried=[], new=[])
     for entry in carried:
-        if under_other_embargo(entry, window):
+        if entry.submission_id in window.decided_out:
+            result.left_out.append(LeftOut(entry, DECIDED_RULE))
+        elif under_other_embargo(entry, window):
             result.embargoed.append(entry)
         else:
             result.carried.append(entry)
     for run in new:
-        if under_other_embargo(run, window):
+        if run.submission_id in window.decided_out:
+            result.left_out.append(LeftOut(run, DECIDED_RULE))
+        elif under_other_embargo(run, window):
             result.embargoed.append(run)
         elif kind in TEN_NODE_KINDS and run.client_nodes is None:
             result.left_out.append(LeftOut(run, NODES_UNKNOWN_RULE))

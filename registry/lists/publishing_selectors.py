@@ -138,22 +138,6 @@ def draft_evidence_gaps(*, snapshot: ListSnapshot) -> list[dict[str, Any]]:
     return list_evidence_gaps(release=snapshot.release, kind=snapshot.kind)
 
 
-def draft_changes(*, snapshot: ListSnapshot) -> dict[str, list[int]]:
-    """Which submissions the draft adds to, and drops from, the list's current published version."""
-    published = (
-        ListSnapshot.objects.filter(
-            release=snapshot.release, kind=snapshot.kind, status=ListSnapshot.Status.PUBLISHED
-        )
-        .order_by("-version")
-        .first()
-    )
-    if published is None:
-        return {"added": [], "removed": []}
-    now = set(ListEntry.objects.filter(snapshot=snapshot).values_list("submission_id", flat=True))
-    before = set(ListEntry.objects.filter(snapshot=published).values_list("submission_id", flat=True))
-    return {"added": sorted(now - before), "removed": sorted(before - now)}
-
-
 def accepted_unlisted(*, release: Release) -> list[Submission]:
     """Accepted submissions of the release on none of its drafts (e.g. invalid ones or lost duplicates)."""
     listed = ListEntry.objects.filter(

@@ -18,6 +18,7 @@ urlpatterns = [
     re_path(rf"^releases/{RELEASE}/publish/$", publishing_views.publish_all, name="publish-all"),
     re_path(rf"^releases/{RELEASE}/lists/{KIND}/$", publishing_views.draft_page, name="draft"),
     re_path(rf"^releases/{RELEASE}/lists/{KIND}/publish/$", publishing_views.publish, name="publish"),
+    re_path(rf"^releases/{RELEASE}/lists/{KIND}/exclude/$", publishing_views.exclude, name="exclude"),
     path("reverify/", publishing_views.reverify_runs, name="reverify"),
     path("reverify/<int:pk>/", publishing_views.reverify_detail, name="reverify-detail"),
 ]

@@ -10,11 +10,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from registry.lists.changes import snapshot_changes
 from registry.lists.forms import ReleaseForm
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
     accepted_unlisted,
-    draft_changes,
     draft_duplicates,
     draft_evidence_gaps,
     draft_get,
@@ -36,6 +36,8 @@ from submissions.models import ReverifyRun
 from submissions.permissions import authenticated_user
 from submissions.review.reverify import reverify_start, verdict_differences
 from submissions.review.roles import committee_required
+from submissions.review.views import decision_post
+from submissions.selectors import submission_get_visible
 
 PUBLISH_ERRORS = (ListBuildError, ListPublishError, PermissionDenied, ValidationError)
 # The confirm step's field: the committee read the dates and publishes anyway.
@@ -173,7 +175,7 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
         "embargoed": [row for row in draft.left_out if row.get("rule") == EMBARGO_RULE] if draft else [],
         "left_out": [row for row in draft.left_out if row.get("rule") != EMBARGO_RULE] if draft else [],
-        "changes": draft_changes(snapshot=draft) if draft else {"added": [], "removed": []},
+        "changes": snapshot_changes(draft) if draft else None,
         "carried_count": sum(1 for row in rows if row.carried) if draft else 0,
         "added_count": sum(1 for row in rows if not row.carried) if draft else 0,
         "too_early": publish_too_early(found),
@@ -259,3 +261,24 @@ def reverify_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "registry/publishing/reverify_detail.html",
         {"run": run, "changed": changed, "failed": failed},
     )
+
+
+@committee_required
+@require_POST
+def exclude(request: HttpRequest, release: str, kind: str) -> HttpResponse:
+    """Exclude an entry of a draft from this kind of list (a confirm step first, then the draft is
+    built again, so it reflects the decision at once)."""
+    found = _release(release)
+    if kind not in ListKind.values:
+        raise Http404(f'"{kind}" is not a kind of list.')
+    user = authenticated_user(request.user)
+    submission = submission_get_visible(user=user, pk=int(request.POST.get("submission", "0") or 0))
+    draft_url = reverse("publishing:draft", kwargs={"release": found.slug, "kind": kind})
+    action_url = reverse("publishing:exclude", kwargs={"release": found.slug, "kind": kind})
+    decision, answer = decision_post(request, submission, action_url=action_url, fallback_url=draft_url)
+    if decision is not None:
+        try:
+            release_drafts_build(user=user, release=found, kinds=[kind])
+        except PUBLISH_ERRORS as error:
+            _report(request, error)
+    return answer

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from registry.lists.changes import left_out_reasons, previous_snapshot, same_as_published
 from registry.lists.membership import (
     NODES_RULE,
     NODES_UNKNOWN_RULE,
@@ -23,6 +24,7 @@ from registry.lists.membership import (
 from registry.lists.selectors import base_list, list_candidates
 from registry.models import ListEntry, ListKind, ListSnapshot, Release, kind_label
 from registry.signals import lists_changed_on_commit
+from submissions.review.decisions import decided_exclusions
 from submissions.selectors import release_out_of_embargo_q
 
 if TYPE_CHECKING:
@@ -69,14 +71,18 @@ def publish_too_early(release: Release, today: datetime.date | None = None) -> l
     return reasons
 
 
-def list_window(release: Release) -> ListWindow:
+def list_window(release: Release, kind: str | None = None) -> ListWindow:
+    """The release a list is built for; with `kind`, also the submissions per-entry decisions keep
+    off that list (membership.admit applies them, to carried entries as to new runs)."""
     rules_from = release.rules_from or release
+    decided = frozenset(decided_exclusions(release, kind)) if kind is not None else frozenset()
     return ListWindow(
         release_date=release.publication_date,
         rules_from_date=rules_from.publication_date,
         bundled_runner_kinds=frozenset(release.bundled_runner_kinds),
         release_id=release.pk,
         built_at=timezone.now(),
+        decided_out=decided,
     )
 
 
@@ -151,7 +157,10 @@ def list_compute(*, release: Release, kind: str) -> RankedList:
     """What a build of this list holds now: the previous list of its lineage carried over (when
     there is one) plus the runs accepted since, by the membership rules."""
     return rank_with_duplicates(
-        kind, list_candidates(release=release), list_window(release), base_list(release=release, kind=kind)
+        kind,
+        list_candidates(release=release),
+        list_window(release, kind),
+        base_list(release=release, kind=kind),
     )
 
 
@@ -164,7 +173,10 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
         offered = ", ".join(kind_label(k) for k in release.list_kinds) or "none"
         raise ListBuildError(f"{release.name} publishes no {kind_label(kind)} list (its lists: {offered}).")
 
-    built = list_compute(release=release, kind=kind)
+    window = list_window(release, kind)
+    built = rank_with_duplicates(
+        kind, list_candidates(release=release), window, base_list(release=release, kind=kind)
+    )
     versions = ListSnapshot.objects.select_for_update().filter(release=release, kind=kind)
     snapshot = versions.filter(status=ListSnapshot.Status.DRAFT).first()
     if snapshot is None:
@@ -174,7 +186,15 @@ def list_build(*, release: Release, kind: str, user: User | None = None) -> List
         )
     else:
         snapshot.entries.all().delete()
-    snapshot.left_out = build_left_out(built)
+    # Why entries of the previous list are gone: the embargo's runs and the rules of the build (10
+    # nodes, replaced by a better run of the system), then those a per-entry decision or the evidence
+    # rule left out.
+    snapshot.left_out = build_left_out(built) + left_out_reasons(
+        previous_snapshot(snapshot),
+        decided=window.decided_out,
+        evidence_gaps=built.evidence_gaps,
+        listed=[item.candidate.submission_id for item in built.entries],
+    )
     snapshot.carried_from_id = built.base.snapshot_id if built.base is not None else None
     snapshot.save(update_fields=["left_out", "carried_from"])
     recorded: dict[int, dict[str, object]] = {}
@@ -247,6 +267,19 @@ def list_publish(
         raise ListPublishError(
             f"{snapshot.release.name} already has a published {kind_label(snapshot.kind)} list; "
             "say why it is being corrected."
+        )
+    # A correction must correct something: one listing what the published version lists would only
+    # add a version (and a public correction note) that changes nothing.
+    current = max(earlier, key=lambda previous: previous.version, default=None)
+    if (
+        current is not None
+        and current.provenance != ListSnapshot.Provenance.RECONSTRUCTED
+        and same_as_published(snapshot, current)
+    ):
+        raise ListPublishError(
+            f"This draft lists exactly what the published {current} lists (the same entries, ranks and "
+            "scores): there is nothing to correct. Take the decision that changes the list first "
+            "(exclude, move or withdraw an entry), then build the draft again."
         )
     # The draft may predate an embargo set (or moved later) since its build: publishing is the moment
     # that cannot be undone, so the rule is checked again against the clock now.

@@ -6,8 +6,9 @@ from typing import Any
 
 from django import forms
 
+from registry.models import Release
 from submissions.forms import ARCHIVE_EXTENSIONS, open_releases
-from submissions.models import ListCategory, Reproducibility
+from submissions.models import EntryDecision, ListCategory, Reproducibility
 from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_SECTIONS
 from submissions.review.rules import TRANSITIONS, Actor
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
@@ -122,10 +123,14 @@ class ReplaceForm(forms.Form):
     )
 
 
-class WithdrawForm(forms.Form):
-    reason = forms.CharField(
-        label="Why you withdraw it (the committee sees this)",
-        widget=forms.Textarea(attrs={"rows": 3}),
-        max_length=2_000,
-    )
-    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+class EntryDecisionForm(forms.Form):
+    """A per-entry decision as posted by the review page, the draft list page or the confirm step."""
+
+    kind = forms.ChoiceField(choices=EntryDecision.Kind.choices)
+    reason = forms.CharField(required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 3}))
+    list_kind = forms.CharField(required=False, max_length=32)
+    release = forms.ModelChoiceField(queryset=Release.objects.all(), to_field_name="slug", required=False)
+    duplicate_of = forms.IntegerField(required=False, min_value=1)
+    # The confirm step: the first post shows what the decision does; only the second takes it.
+    confirmed = forms.BooleanField(required=False)
+    next = forms.CharField(required=False, max_length=500)

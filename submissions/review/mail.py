@@ -24,6 +24,11 @@ _SUBJECTS = {
     "publish": "published",
     "assess": "reproducibility assessed",
     "accept_gap": "accepted despite missing raw outputs",
+    "withdraw": "withdrawn",
+    "withdraw_published": "withdrawn from the lists",
+    "exclude": "excluded from a list",
+    "move": "moved to another release",
+    "duplicate": "marked a duplicate",
 }
 
 

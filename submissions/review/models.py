@@ -100,6 +100,10 @@ ACTION_LABELS = {
     "edit_system": "System description edited",
     "edit_questionnaire": "Questionnaire edited",
     "replace": "Tarball replaced by a new upload",
+    "withdraw_published": "Withdrawn after publication",
+    "exclude": "Excluded from a list",
+    "move": "Moved to another release",
+    "duplicate": "Marked a duplicate",
 }
 
 
@@ -136,6 +140,66 @@ class ReviewEvent(models.Model):
     @property
     def action_label(self) -> str:
         return ACTION_LABELS.get(self.action, self.action.replace("_", " ").capitalize())
+
+
+class EntryDecision(models.Model):
+    """A per-entry decision on a submission, taken at any time with a reason: the submitter withdraws
+    before publication; the committee excludes it from a kind of list, moves it to another release,
+    withdraws it after publication, or marks it a duplicate of another copy of the same run. The list
+    build applies every one of them (submissions.review.decisions.decided_exclusions); a ReviewEvent
+    with the same reason puts it on the submission's timeline."""
+
+    class Kind(models.TextChoices):
+        WITHDRAW = "withdraw", "Withdrawn by the submitter"
+        WITHDRAW_PUBLISHED = "withdraw_published", "Withdrawn after publication"
+        EXCLUDE = "exclude", "Excluded from a list"
+        MOVE = "move", "Moved to another release"
+        DUPLICATE = "duplicate", "Duplicate of another copy of the run"
+
+    submission = models.ForeignKey(
+        "submissions.Submission", on_delete=models.CASCADE, related_name="entry_decisions"
+    )
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField()
+    # exclude: the kind of list it leaves, from `release` on (a later list carries the earlier one over,
+    # so the exclusion holds there too).
+    list_kind = models.CharField(max_length=32, blank=True)
+    # exclude: the release whose list it leaves; move: the release it goes to.
+    release = models.ForeignKey(
+        "registry.Release", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # move: the release it came from.
+    from_release = models.ForeignKey(
+        "registry.Release", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # duplicate: the copy of the same run that counts.
+    duplicate_of = models.ForeignKey(
+        "submissions.Submission", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.submission}: {self.get_kind_display()}"
+
+    @property
+    def summary(self) -> str:
+        """The decision in words, as lists and the submission's page show it."""
+        if self.kind == self.Kind.EXCLUDE:
+            release = self.release.name if self.release else "every release"
+            return f"excluded from the {self.list_kind} lists from {release} on: {self.reason}"
+        if self.kind == self.Kind.MOVE:
+            before = self.from_release.name if self.from_release else "no release"
+            after = self.release.name if self.release else "no release"
+            return f"moved from {before} to {after}: {self.reason}"
+        if self.kind == self.Kind.DUPLICATE:
+            return f"a duplicate of submission {self.duplicate_of_id}: {self.reason}"
+        return f"{self.get_kind_display().lower()}: {self.reason}"
 
 
 class ReviewComment(models.Model):

@@ -5,8 +5,13 @@ whose action it is. No queries here; the services enforce it and the pages offer
       ▲                  │                           │    │
       └── (submitter edits; changes_requested ──submit──┘    └──reject──> rejected
 
-Before publication the submitter may withdraw (any state but published, rejected, withdrawn) or
-replace the tarball by a new upload (until accepted), which leaves this one superseded.
+Before acceptance the submitter may replace the tarball by a new upload, which leaves this one
+superseded. Per-entry decisions (submissions.review.services, "Per-entry decisions") stand beside
+this path: the submitter withdraws before publication (the "withdraw" transition, -> withdrawn; it
+is recorded as a decision too), the committee withdraws after it (the state
+stays published: earlier list versions still show the run; the next ones leave it out), and the
+committee excludes a submission from a kind of list, moves it to another release or marks it a
+duplicate of another copy of the same run at any time, without changing its state.
 """
 
 from __future__ import annotations
@@ -123,6 +128,17 @@ ASSESSABLE = frozenset({ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewS
 GAP_ACCEPTABLE = frozenset(
     {ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW, ReviewState.ACCEPTED, ReviewState.PUBLISHED}
 )
+# The states the submitter may withdraw from: anything not yet on a published list.
+SUBMITTER_WITHDRAWABLE = TRANSITIONS["withdraw"].sources
+# Once published, taking a run back is the committee's decision (a correction of the lists follows).
+COMMITTEE_WITHDRAWABLE = frozenset({ReviewState.PUBLISHED})
+# Exclusions, moves and duplicate marks: every state but the ones that leave the workflow.
+# A superseded one is on no list either: the new upload that replaced it is.
+ENTRY_DECIDABLE = frozenset(ReviewState.values) - {
+    ReviewState.WITHDRAWN,
+    ReviewState.REJECTED,
+    ReviewState.SUPERSEDED,
+}
 # The review queue: everything waiting for a committee decision.
 AWAITING_REVIEW = (ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW)
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from registry.models import Release
 from submissions.evidence_basis import current_gap
 from submissions.models import (
+    EntryDecision,
     ListCategory,
     Questionnaire,
     Reproducibility,
@@ -26,12 +27,15 @@ from submissions.models import (
     SubmissionRevision,
     SystemDescription,
 )
+from submissions.review.decisions import is_marked_duplicate, run_fingerprint_of, unresolved_copies
 from submissions.review.mail import comment_notify, committee_notify_submitted, review_event_notify
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.questionnaire import questionnaire_clean, questionnaire_missing
 from submissions.review.roles import is_committee
 from submissions.review.rules import (
     ASSESSABLE,
+    COMMITTEE_WITHDRAWABLE,
+    ENTRY_DECIDABLE,
     GAP_ACCEPTABLE,
     SUBMITTER_EDITABLE,
     SUBMITTER_FIXABLE,
@@ -131,6 +135,8 @@ def _transition(
         problem = refusal(transition, row.review_state, row.get_review_state_display())
         if problem:
             raise ValidationError(problem)
+        if action == "accept":
+            _require_one_copy(row)
         gap = _gap_named(row, gap_phases) if gap_phases is not None else None
         if gap is not None:
             reason = f"{_gap_sentence(gap[0])} {reason}".strip()
@@ -291,25 +297,6 @@ def system_description_edit(
 def _identity_of(description: SystemDescription) -> dict[str, Any]:
     names = ("system_name", "institution_name", "filesystem_type", "storage_vendor")
     return {name: getattr(description, name) for name in names if getattr(description, name)}
-
-
-def submission_withdraw(*, user: User, submission: Submission, reason: str) -> Submission:
-    """The submitter takes a submission back before it is published, saying why (the committee and
-    the timeline see the reason); it then goes on no list."""
-    if not _is_own(user, submission):
-        raise PermissionDenied("Only the submitter can withdraw this submission.")
-    if not reason.strip():
-        raise ValidationError("Say why you withdraw it (the committee sees your reason).")
-    transition = TRANSITIONS["withdraw"]
-    with transaction.atomic():
-        row = _locked(submission)
-        problem = refusal(transition, row.review_state, row.get_review_state_display())
-        if problem:
-            raise ValidationError(problem)
-        # No mail: the submitter took this step; the committee sees it in the timeline.
-        _record(row, user=user, action="withdraw", target=transition.target, reason=reason.strip())
-        row.save()
-    return row
 
 
 def submission_publication_name_set(*, user: User, submission: Submission, anonymous: bool) -> Submission:
@@ -585,6 +572,178 @@ def submission_publish(*, user: User | None, submission: Submission, list_title:
     )
 
 
+# Per-entry decisions: taken at any time, each with a reason, recorded as an EntryDecision (which the
+# list build applies, submissions.review.decisions) and a ReviewEvent (the submission's timeline).
+
+
+def _require_reason(reason: str, what: str) -> str:
+    text = reason.strip()
+    if not text:
+        raise ValidationError(f"Say why {what}: the reason is recorded with the decision and shown with it.")
+    return text
+
+
+def _decide(
+    row: Submission,
+    *,
+    user: User | None,
+    kind: str,
+    reason: str,
+    target: str | None = None,
+    notify: bool = True,
+    event_reason: str | None = None,
+    **fields: object,
+) -> EntryDecision:
+    decision = EntryDecision.objects.create(submission=row, kind=kind, actor=user, reason=reason, **fields)
+    said = decision.summary if event_reason is None else event_reason
+    event = _record(row, user=user, action=kind, target=target or row.review_state, reason=said)
+    row.save()
+    if notify:
+        _notify_on_commit(event)
+    return decision
+
+
+def _require_one_copy(row: Submission) -> None:
+    """The same run cannot be accepted twice: the committee first says which copy counts."""
+    marked = is_marked_duplicate(row.pk)
+    if marked is not None:
+        raise ValidationError(
+            f"This copy is marked a duplicate of submission {marked.duplicate_of_id} ({marked.reason}); "
+            "that copy counts, so this one cannot be accepted."
+        )
+    copies = unresolved_copies(row)
+    if copies:
+        named = ", ".join(
+            f"submission {copy.pk} ({copy.get_review_state_display().lower()})" for copy in copies
+        )
+        raise ValidationError(
+            f"The same run (the same fingerprint) is also {named}. Decide which copy counts first: mark "
+            "the other one a duplicate of it, with a reason; then accept."
+        )
+
+
+def submission_withdraw(*, user: User, submission: Submission, reason: str) -> EntryDecision:
+    """The submitter takes their submission back before it is published: it leaves the review and
+    every list still to be built."""
+    text = _require_reason(reason, "you withdraw it")
+    with transaction.atomic():
+        row = _locked(submission)
+        if not _is_own(user, row):
+            raise PermissionDenied("Only the submitter can withdraw this submission.")
+        transition = TRANSITIONS["withdraw"]
+        problem = refusal(transition, row.review_state, row.get_review_state_display())
+        if problem:
+            raise ValidationError(problem)
+        # No mail: the submitter took this step; the committee sees it in the timeline.
+        return _decide(
+            row,
+            user=user,
+            kind=EntryDecision.Kind.WITHDRAW,
+            reason=text,
+            target=transition.target,
+            notify=False,
+            # The timeline names the action ("Withdrawn by the submitter"); the event keeps their words.
+            event_reason=text,
+        )
+
+
+def submission_withdraw_published(*, user: User, submission: Submission, reason: str) -> EntryDecision:
+    """The committee takes a published submission back: the next version of every list leaves it out.
+    Its state stays published: the versions already published still list it, and their entries and
+    permalinks must keep leading to its page; the decision on its timeline says it was withdrawn."""
+    _require_committee(user)
+    text = _require_reason(reason, "it is withdrawn")
+    with transaction.atomic():
+        row = _locked(submission)
+        if row.review_state not in COMMITTEE_WITHDRAWABLE:
+            raise ValidationError(
+                f"This submission is {row.get_review_state_display().lower()}: only a published one is "
+                "withdrawn by the committee (reject one under review; the submitter withdraws their own)."
+            )
+        if EntryDecision.objects.filter(submission=row, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED).exists():
+            raise ValidationError(f"Submission {row.pk} is already withdrawn from the lists.")
+        return _decide(row, user=user, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED, reason=text)
+
+
+def _require_decidable(row: Submission) -> None:
+    if row.review_state not in ENTRY_DECIDABLE:
+        raise ValidationError(
+            f"This submission is {row.get_review_state_display().lower()}: it is on no list, so there is "
+            "nothing to decide about its entry."
+        )
+
+
+def submission_exclude(
+    *, user: User, submission: Submission, release: Release, list_kind: str, reason: str
+) -> EntryDecision:
+    """The committee excludes a submission from the `list_kind` lists of `release` and of the
+    releases after it (which carry that list over)."""
+    _require_committee(user)
+    text = _require_reason(reason, "it is excluded")
+    if list_kind not in release.list_kinds:
+        offered = ", ".join(release.list_kinds) or "none"
+        raise ValidationError(f'{release.name} publishes no "{list_kind}" list (its lists: {offered}).')
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_decidable(row)
+        already = EntryDecision.objects.filter(
+            submission=row,
+            kind=EntryDecision.Kind.EXCLUDE,
+            list_kind=list_kind,
+            release__publication_date__lte=release.publication_date,
+        ).first()
+        if already is not None:
+            raise ValidationError(f"Submission {row.pk} is already {already.summary}")
+        return _decide(
+            row, user=user, kind=EntryDecision.Kind.EXCLUDE, reason=text, list_kind=list_kind, release=release
+        )
+
+
+def submission_move(*, user: User, submission: Submission, release: Release, reason: str) -> EntryDecision:
+    """The committee files a submission under another release (e.g. one uploaded to the wrong call):
+    its old release's next list versions leave it out, the new release's lists take it."""
+    _require_committee(user)
+    text = _require_reason(reason, "it is moved")
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_decidable(row)
+        if row.release_id == release.pk:
+            raise ValidationError(f"Submission {row.pk} is already filed under {release.name}.")
+        before = row.release
+        row.release = release
+        return _decide(
+            row, user=user, kind=EntryDecision.Kind.MOVE, reason=text, release=release, from_release=before
+        )
+
+
+def submission_mark_duplicate(
+    *, user: User, submission: Submission, original: Submission, reason: str
+) -> EntryDecision:
+    """The committee says which copy of the same run counts: `submission` is a duplicate of
+    `original` and stays off every list; `original` may then be accepted."""
+    _require_committee(user)
+    text = _require_reason(reason, "this copy is the duplicate")
+    if original.pk == submission.pk:
+        raise ValidationError("A submission cannot be a duplicate of itself; choose the other copy.")
+    with transaction.atomic():
+        row = _locked(submission)
+        _require_decidable(row)
+        fingerprint = run_fingerprint_of(row)
+        if not fingerprint or fingerprint != run_fingerprint_of(original):
+            raise ValidationError(
+                f"Submission {row.pk} and submission {original.pk} do not hold the same run (their "
+                "fingerprints differ); a duplicate mark is only for copies of one run."
+            )
+        if is_marked_duplicate(original.pk) is not None:
+            raise ValidationError(
+                f"Submission {original.pk} is itself marked a duplicate; the copy that counts must be one "
+                "that is not."
+            )
+        if is_marked_duplicate(row.pk) is not None:
+            raise ValidationError(f"Submission {row.pk} is already marked a duplicate.")
+        return _decide(row, user=user, kind=EntryDecision.Kind.DUPLICATE, reason=text, duplicate_of=original)
+
+
 # Comments.
 
 
@@ -607,3 +766,42 @@ def comment_add(
     comment = ReviewComment.objects.create(submission=submission, author=user, parent=parent, body=text)
     transaction.on_commit(lambda: comment_notify(submission, user, text))
     return comment
+
+
+def entry_decision_take(
+    *,
+    user: User,
+    submission: Submission,
+    kind: str,
+    reason: str,
+    list_kind: str = "",
+    release: Release | None = None,
+    duplicate_of: Submission | None = None,
+) -> EntryDecision:
+    """One per-entry decision by its kind (the page and the API both take them through here)."""
+    if kind == EntryDecision.Kind.WITHDRAW:
+        return submission_withdraw(user=user, submission=submission, reason=reason)
+    if kind == EntryDecision.Kind.WITHDRAW_PUBLISHED:
+        return submission_withdraw_published(user=user, submission=submission, reason=reason)
+    if kind == EntryDecision.Kind.EXCLUDE:
+        target = release or submission.release
+        if target is None:
+            raise ValidationError("Name the release whose list the submission leaves.")
+        return submission_exclude(
+            user=user, submission=submission, release=target, list_kind=list_kind, reason=reason
+        )
+    if kind == EntryDecision.Kind.MOVE:
+        if release is None:
+            raise ValidationError("Name the release the submission moves to.")
+        return submission_move(user=user, submission=submission, release=release, reason=reason)
+    if kind == EntryDecision.Kind.DUPLICATE:
+        if duplicate_of is None:
+            raise ValidationError(
+                "Name the copy of the run that counts (the submission this one duplicates)."
+            )
+        return submission_mark_duplicate(
+            user=user, submission=submission, original=duplicate_of, reason=reason
+        )
+    raise ValidationError(
+        f'"{kind}" is not a decision; the decisions are {", ".join(EntryDecision.Kind.values)}.'
+    )

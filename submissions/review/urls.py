@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:pk>/decide/", review_views.decide, name="decide"),
     path("<int:pk>/assess/", review_views.assess, name="assess"),
     path("<int:pk>/accept-gap/", review_views.accept_gap, name="accept-gap"),
+    path("<int:pk>/entry-decision/", review_views.entry_decide, name="entry-decide"),
 ]

@@ -9,32 +9,37 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from registry.models import ListKind, Release
 from submissions.evidence_basis import submission_basis
-from submissions.models import Submission
+from submissions.models import EntryDecision, Submission
 from submissions.permissions import authenticated_user
+from submissions.review.decisions import entry_decisions, is_marked_duplicate, same_run_copies
 from submissions.review.diff import review_diff
 from submissions.review.forms import (
     AssessForm,
     CommentForm,
     DecisionForm,
+    EntryDecisionForm,
     GapAcceptForm,
     QuestionnaireForm,
     ReplaceForm,
     SubmitForm,
     SystemEditForm,
-    WithdrawForm,
 )
 from submissions.review.roles import committee_required, is_committee
 from submissions.review.rules import (
+    COMMITTEE_WITHDRAWABLE,
+    ENTRY_DECIDABLE,
     GAP_ACCEPTABLE,
     SUBMITTER_EDITABLE,
     SUBMITTER_FIXABLE,
+    SUBMITTER_WITHDRAWABLE,
     TRANSITIONS,
     committee_actions,
 )
@@ -52,6 +57,7 @@ from submissions.review.selectors import (
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
     comment_add,
+    entry_decision_take,
     questionnaire_record,
     submission_accept,
     submission_assess,
@@ -59,7 +65,6 @@ from submissions.review.services import (
     submission_publication_name_set,
     submission_replace,
     submission_submit,
-    submission_withdraw,
     system_description_edit,
     system_description_values,
 )
@@ -93,7 +98,6 @@ def review_context(user: User | AnonymousUser, submission: Submission) -> dict[s
     return {
         "next_step": next_step(submission_with_next_step_facts(submission=submission)) if own else None,
         "may_fix": own and submission.review_state in SUBMITTER_FIXABLE,
-        "may_withdraw": own and submission.review_state in TRANSITIONS["withdraw"].sources,
         "revisions": submission_revisions(submission=submission) if following else [],
         "earlier_versions": versions[:-1],
         "questionnaire": questionnaire_get(submission=submission),
@@ -102,6 +106,8 @@ def review_context(user: User | AnonymousUser, submission: Submission) -> dict[s
         "comments": review_comments(submission=submission) if following else [],
         "comment_form": CommentForm() if following else None,
         "may_edit": own and submission.review_state in SUBMITTER_EDITABLE,
+        "may_withdraw": own and submission.review_state in SUBMITTER_WITHDRAWABLE,
+        "entry_decisions": entry_decisions(submission=submission) if following else [],
         "is_committee": is_committee(user),
     }
 
@@ -227,41 +233,6 @@ def replace(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
-def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
-    """Withdraw before publication, with a reason; the first POST shows a confirmation page, so the
-    step is confirmed without JavaScript."""
-    user, submission = _own_submission(request, pk)
-    form = WithdrawForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        if not form.cleaned_data["confirmed"]:
-            return render(
-                request,
-                "submissions/review/confirm.html",
-                {
-                    "submission": submission,
-                    "question": f"Withdraw submission {submission.pk}?",
-                    "consequence": "It goes on no list. This cannot be undone; to submit it again, "
-                    "upload it as a new submission.",
-                    "action_url": reverse("submissions:withdraw", args=[submission.pk]),
-                    "fields": {"reason": form.cleaned_data["reason"]},
-                    "reason": form.cleaned_data["reason"],
-                    "confirm_label": "Yes, withdraw it",
-                    "cancel_url": reverse("submissions:detail", args=[submission.pk]),
-                },
-            )
-        try:
-            submission_withdraw(user=user, submission=submission, reason=form.cleaned_data["reason"])
-        except ValidationError as error:
-            _form_errors(form, error)
-        else:
-            messages.success(request, f"Submission {submission.pk} is withdrawn.")
-            return redirect("submissions:detail", pk=submission.pk)
-    context = {"submission": submission, "form": form}
-    return render(request, "submissions/review/withdraw.html", context, status=400 if form.errors else 200)
-
-
-@login_required
 @require_POST
 def publication_name(request: HttpRequest, pk: int) -> HttpResponse:
     user, submission = _own_submission(request, pk)
@@ -324,6 +295,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 @committee_required
 def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
     submission = submission_get_visible(user=request.user, pk=pk)
+    releases = list(Release.objects.order_by("-publication_date"))
     context = {
         "submission": submission,
         "findings": submission_findings_ordered(submission=submission),
@@ -341,6 +313,16 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "basis": submission_basis(submission),
         "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
         "destructive": [a.action for a in committee_actions(submission.review_state) if a.destructive],
+        "entry_decidable": submission.review_state in ENTRY_DECIDABLE,
+        "committee_withdrawable": submission.review_state in COMMITTEE_WITHDRAWABLE
+        and not any(
+            d.kind == EntryDecision.Kind.WITHDRAW_PUBLISHED for d in entry_decisions(submission=submission)
+        ),
+        "copies": same_run_copies(submission),
+        "marked_duplicate": is_marked_duplicate(submission.pk),
+        "releases": releases,
+        "move_targets": [release for release in releases if release.pk != submission.release_id],
+        "list_kinds": ListKind.choices,
         **review_context(request.user, submission),
     }
     return render(request, "submissions/review/detail.html", context)
@@ -451,3 +433,157 @@ def accept_gap(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Submission {pk}: {event.reason}")
     return redirect("review:detail", pk=pk)
+
+
+# Per-entry decisions: every one goes through a confirm step (a page of its own, no script needed)
+# that says what it does and takes the reason; only the confirmed post takes the decision.
+
+# (title, what happens, destructive): destructive decisions take something off the lists.
+DECISION_CONSEQUENCES: dict[str, tuple[str, str, bool]] = {
+    EntryDecision.Kind.WITHDRAW: (
+        "Withdraw submission {pk}",
+        "It leaves the review and every list built from now on. This cannot be undone: to list the run "
+        "later, upload it again.",
+        True,
+    ),
+    EntryDecision.Kind.WITHDRAW_PUBLISHED: (
+        "Withdraw published submission {pk}",
+        "The next version of every list leaves it out (publish a correction of the lists that show it); "
+        "the versions already published stay readable as they were.",
+        True,
+    ),
+    EntryDecision.Kind.EXCLUDE: (
+        "Exclude submission {pk} from the {list_kind} lists",
+        "The next {list_kind} list of {release} and of every later release leaves it out; its other lists "
+        "keep it.",
+        True,
+    ),
+    EntryDecision.Kind.MOVE: (
+        "Move submission {pk} to {release}",
+        "It is filed under {release} from now on: the lists of its old release leave it out from their "
+        "next version, those of {release} take it.",
+        False,
+    ),
+    EntryDecision.Kind.DUPLICATE: (
+        "Mark submission {pk} a duplicate of submission {duplicate_of}",
+        "This copy stays off every list; submission {duplicate_of} is the copy of the run that counts "
+        "and may be accepted.",
+        True,
+    ),
+}
+
+
+def decision_confirm_response(
+    request: HttpRequest,
+    submission: Submission,
+    data: dict[str, Any],
+    *,
+    action_url: str,
+    cancel_url: str,
+    problems: list[str] | None = None,
+) -> HttpResponse:
+    """The confirm step of a decision: what it does, the reason to give, Confirm or Cancel."""
+    release = data.get("release")
+    names = {
+        "pk": submission.pk,
+        "list_kind": data.get("list_kind") or "",
+        "release": release.name if release is not None else "its release",
+        "duplicate_of": data.get("duplicate_of") or "",
+    }
+    title, consequence, destructive = DECISION_CONSEQUENCES[data["kind"]]
+    context = {
+        "submission": submission,
+        "title": title.format(**names),
+        "consequence": consequence.format(**names),
+        "destructive": destructive,
+        "data": data,
+        "release_slug": release.slug if release is not None else "",
+        "action_url": action_url,
+        "cancel_url": cancel_url,
+        "problems": problems or [],
+    }
+    status = 400 if problems else 200
+    return render(request, "submissions/review/confirm_decision.html", context, status=status)
+
+
+def decision_post(
+    request: HttpRequest,
+    submission: Submission,
+    *,
+    action_url: str,
+    fallback_url: str,
+    posted: QueryDict | None = None,
+) -> tuple[EntryDecision | None, HttpResponse]:
+    """Parse a posted decision (`posted`: the request's form, as a page fixed it): the confirm step
+    until it is confirmed with a reason, then the decision itself (None and the answer when it was
+    not taken)."""
+    user = authenticated_user(request.user)
+    form = EntryDecisionForm(request.POST if posted is None else posted)
+    cancel_url = _back(request, fallback_url)
+    if not form.is_valid():
+        messages.error(request, "Choose one of the decisions offered, with what it needs.")
+        return None, HttpResponseRedirect(cancel_url)
+    data = form.cleaned_data
+    if not data["confirmed"]:
+        return None, decision_confirm_response(
+            request, submission, data, action_url=action_url, cancel_url=cancel_url
+        )
+    if not data["reason"].strip():
+        problems = ["Say why: the reason is recorded with the decision and shown with it."]
+        return None, decision_confirm_response(
+            request, submission, data, action_url=action_url, cancel_url=cancel_url, problems=problems
+        )
+    duplicate_of = (
+        Submission.objects.filter(pk=data["duplicate_of"]).first() if data["duplicate_of"] else None
+    )
+    try:
+        decision = entry_decision_take(
+            user=user,
+            submission=submission,
+            kind=data["kind"],
+            reason=data["reason"],
+            list_kind=data["list_kind"],
+            release=data["release"],
+            duplicate_of=duplicate_of,
+        )
+    except (ValidationError, PermissionDenied) as error:
+        return None, decision_confirm_response(
+            request,
+            submission,
+            data,
+            action_url=action_url,
+            cancel_url=cancel_url,
+            problems=error_messages(error),
+        )
+    messages.success(request, f"Submission {submission.pk}: {decision.summary}")
+    return decision, HttpResponseRedirect(cancel_url)
+
+
+@committee_required
+@require_POST
+def entry_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    """A committee decision on one entry: exclude, move, withdraw after publication, duplicate."""
+    submission = submission_get_visible(user=request.user, pk=pk)
+    url = reverse("review:entry-decide", args=[pk])
+    _decision, answer = decision_post(
+        request, submission, action_url=url, fallback_url=reverse("review:detail", args=[pk])
+    )
+    return answer
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """The submitter withdraws their submission before publication (a confirm step first)."""
+    _user, submission = _own_submission(request, pk)
+    url = reverse("submissions:withdraw", args=[pk])
+    back = reverse("submissions:detail", args=[pk])
+    if request.method == "GET":
+        data = {"kind": EntryDecision.Kind.WITHDRAW, "reason": "", "release": None}
+        return decision_confirm_response(request, submission, data, action_url=url, cancel_url=back)
+    # This page takes the submitter's one decision: whatever kind is posted, it is a withdrawal (the
+    # committee's decisions stay behind review:entry-decide).
+    posted = request.POST.copy()
+    posted["kind"] = EntryDecision.Kind.WITHDRAW
+    _decision, answer = decision_post(request, submission, action_url=url, fallback_url=back, posted=posted)
+    return answer

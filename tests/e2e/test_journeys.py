@@ -1,7 +1,8 @@
 """The four journeys of the site in headless chromium, at a phone's and a desktop's width:
 a visitor (home, a list, a submission, its system, comparing, history, a download), a newcomer who
-signs up and submits while the committee opens the release, reviews, publishes and corrects the
-list, and an API user (token, upload, poll, download). Screenshots go to test-artifacts/."""
+signs up and submits while the committee opens the release, reviews, publishes and tries to correct
+the list with a version that changes nothing (refused), and an API user (token, upload, poll,
+download). Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -138,7 +139,7 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publishes_and_corrects(
+def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publish_an_empty_correction(
     live_server: Any, browser: Any, tmp_path: Path, width: str
 ) -> None:
     carol = User.objects.create_user("carol", "carol@example.org", PASSWORD)
@@ -233,7 +234,8 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     newcomer.click("button:has-text('Submit for review')")
     newcomer.wait_for_selector("[data-role=review-state]:has-text('Submitted for review')")
 
-    # The committee reviews what changed, accepts, builds and publishes, then corrects the list.
+    # The committee reviews what changed, accepts, builds and publishes; a correction listing exactly
+    # the same is refused.
     committee.goto(f"{base}/review/")
     committee.click(f"#review-queue a:text-is('{submission.pk}')")
     fix = committee.locator("[data-role=revision][data-kind=system] tr[data-field=client_nodes]")
@@ -269,8 +271,9 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     committee.fill("[name=reason]", "The system name was corrected by the submitter.")
     committee.click("[data-role=publish]")
     committee.click("[data-role=confirm-early]")
-    committee.wait_for_selector("text=Published")
-    shot(committee, width, "committee-2-corrected")
+    committee.wait_for_selector("text=there is nothing to correct")
+    assert committee.locator("[data-role=no-change]").count() == 1
+    shot(committee, width, "committee-2-correction-refused")
 
     visitor = open_page(browser, problems, viewport=WIDTHS[width]).page
     visitor.goto(f"{base}/lists/isc40/production/")
@@ -279,7 +282,7 @@ def test_a_newcomer_signs_up_and_submits_and_the_committee_opens_reviews_publish
     assert "Wolf" in row.inner_text()
     if width == "desktop":  # the submitter and reproducibility columns are shown at this width
         assert "Fully Reproducible" in row.inner_text() and "dana" in row.inner_text()
-    assert visitor.locator("text=The system name was corrected by the submitter.").count() >= 1
+    assert visitor.locator("text=The system name was corrected by the submitter.").count() == 0
     assert fits_its_screen(visitor)
     shot(visitor, width, "visitor-published")
     visitor.click(f"#list-table tr[data-submission='{submission.pk}'] td.rank a")
@@ -359,13 +362,13 @@ def test_a_submitter_withdraws_a_draft_through_the_confirmation_page_without_jav
     log_in(page, base, submitter.username)
     page.goto(f"{base}/submissions/{draft.pk}/")
     page.click("[data-role=withdraw-link]")
-    page.fill("[name=reason]", "The run was filed under the wrong release.")
-    page.click("button:has-text('Withdraw')")
-    page.wait_for_selector("[data-role=confirm]")
+    # The confirm page says what withdrawing does and takes the reason; nothing happens before.
+    page.wait_for_selector("[data-role=consequence]")
     assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.DRAFT
+    page.fill("[name=reason]", "The run was filed under the wrong release.")
     assert fits_its_screen(page)
     shot(page, width, "submitter-withdraw-confirm")
-    page.click("[data-role=confirm-button]")
+    page.click("[data-role=confirm]")
     page.wait_for_selector("[data-role=next-step]:has-text('you withdrew')")
     assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.WITHDRAWN
     assert "The run was filed under the wrong release." in page.locator("[data-role=timeline]").inner_text()

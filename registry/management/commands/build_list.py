@@ -4,10 +4,12 @@ Builds the draft of one list from the current data and prints it: a ranked kind 
 published list of its lineage over and adds the runs the committee accepted since (one entry per
 storage system), and the command says which list it carried and how many entries it added. Then
 the runs it left out: those of another release still under embargo, those that asked for a 10-node
-list whose outputs do not show exactly 10 client nodes, carried entries a better run replaced (all
-recorded with the snapshot), and those whose scored phases lack their raw outputs. Publishing is
-the committee's decision; --publish freezes the draft right away, and before the release's date or
-while its call is open only with --before-release-date (else it exits non-zero, saying why).
+list whose outputs do not show exactly 10 client nodes, carried entries a better run replaced,
+entries of the previous list a per-entry decision took off (all recorded with the snapshot), and
+those whose scored phases lack their raw outputs; then the changes since the previous list
+(registry.lists.diff). Publishing is the committee's decision; --publish freezes the draft right
+away, and before the release's date or while its call is open only with --before-release-date
+(else it exits non-zero, saying why).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from registry.lists.changes import EVIDENCE_RULE, snapshot_changes
+from registry.lists.diff import diff_lines
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
 from registry.lists.services import (
@@ -95,7 +99,8 @@ class Command(BaseCommand):
         if len(shown) < len(entries):
             self.stdout.write(f"... and {len(entries) - len(shown)} more.")
         embargoed = [row for row in snapshot.left_out if row.get("rule") == EMBARGO_RULE]
-        others = [row for row in snapshot.left_out if row.get("rule") != EMBARGO_RULE]
+        # Entries gone for missing raw outputs are among the gaps printed below.
+        others = [row for row in snapshot.left_out if row.get("rule") not in (EMBARGO_RULE, EVIDENCE_RULE)]
         for title, rows in (
             ("Left out under another release's embargo", embargoed),
             ("Left out by the list rules", others),
@@ -112,3 +117,9 @@ class Command(BaseCommand):
         for gap in gaps:
             line = f"  submission {gap['submission_id']:<6} {gap['score']:>12.2f}  {gap['reason']}"
             self.stdout.write(line)
+        changes = snapshot_changes(snapshot)
+        if changes is None:
+            self.stdout.write("The first list of its kind: there is no previous list to compare it with.")
+        else:
+            for line in diff_lines(changes):
+                self.stdout.write(line)

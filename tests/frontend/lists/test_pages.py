@@ -183,9 +183,10 @@ def test_the_api_explains_missing_lists(client, imported_history):
 def test_the_query_count_does_not_grow_with_the_rows(
     client, imported_history, django_assert_max_num_queries, url
 ):
-    # 10: the list page also reads what io500.org's public SQL patches changed in the list, and the
-    # verdicts and reproducibility levels of its entries for its citation.
-    with django_assert_max_num_queries(10):
+    # 12: the list page also reads what io500.org's public SQL patches changed in the list, the
+    # verdicts and reproducibility levels of its entries for its citation, and the changes since the
+    # previous list (the previous version, then the entries of both).
+    with django_assert_max_num_queries(12):
         page(client, url, w_bw="2", w_md="1", o="-custom")
 
 

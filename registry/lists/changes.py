@@ -1,0 +1,205 @@
+"""Changes since the previous list: which version a list is compared with, its entries as the diff
+needs them, and why entries left (registry.lists.diff computes the changes, purely).
+
+The previous list of a version is the version before it of the same list (a draft: the version
+published now), else the latest published list of the same kind of an earlier release; the first
+Research (10 Node Research) list is compared with the earlier releases' IO500 (10 Node) list, which
+io500.org's Research list continues (docs/list-rules.md). Why an entry left is recorded when the list
+is built (`left_out_reasons`, stored with the snapshot), so a published version keeps the reasons
+that held when it was built; a draft also looks the per-entry decisions up, as they are now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db.models import Q
+
+from registry.lists.diff import NO_LONGER_QUALIFIES, NOT_EXPLAINED_BY_IO500, DiffEntry, ListDiff, list_diff
+from registry.lists.membership import DECIDED_RULE, REPLACED_RULE, Candidate
+from registry.models import ListEntry, ListKind, ListSnapshot
+from submissions.review.decisions import decision_reasons
+from submissions.selectors import release_out_of_embargo_q
+
+# Lists that continue a list of another kind when a release has none of their own yet.
+CONTINUES = {
+    ListKind.RESEARCH.value: ListKind.IO500.value,
+    ListKind.TEN_NODE_RESEARCH.value: ListKind.TEN_NODE.value,
+}
+DECISION_RULE = DECIDED_RULE
+EVIDENCE_RULE = "evidence"
+FROZEN = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
+
+
+def previous_snapshot(snapshot: ListSnapshot) -> ListSnapshot | None:
+    """The list version `snapshot` is compared with (None: the first list of its kind). One query:
+    the list page reads it on every uncached view."""
+    continues = CONTINUES.get(snapshot.kind)
+    kinds = [snapshot.kind, continues] if continues else [snapshot.kind]
+    same_list = Q(
+        release=snapshot.release, kind=snapshot.kind, version__lt=snapshot.version, status__in=FROZEN
+    )
+    # A list still under its release's embargo is shown nowhere, so nothing is compared with it: its
+    # entries would show as "removed" on a public page.
+    earlier_release = (
+        Q(
+            kind__in=kinds,
+            status=ListSnapshot.Status.PUBLISHED,
+            release__publication_date__lt=snapshot.release.publication_date,
+        )
+        & release_out_of_embargo_q()
+    )
+    found = list(
+        ListSnapshot.objects.filter(same_list | earlier_release)
+        .select_related("release")
+        .order_by("-release__publication_date", "-version")
+    )
+    # This release's earlier version first, then the latest earlier list of the same kind, then of
+    # the kind it continues.
+    same_release = [s for s in found if s.release_id == snapshot.release_id]
+    same_kind = [s for s in found if s.kind == snapshot.kind]
+    continued = [s for s in found if s.kind == continues]
+    for group in (same_release, same_kind, continued):
+        if group:
+            return group[0]
+    return None
+
+
+def snapshot_label(snapshot: ListSnapshot) -> str:
+    name = snapshot.label or f"{snapshot.release.name} v{snapshot.version}"
+    return f"{name} {ListKind(snapshot.kind).label}" if snapshot.kind in ListKind.values else name
+
+
+ENTRY_FIELDS = (
+    "snapshot_id",
+    "submission_id",
+    "rank",
+    "score",
+    "recorded",
+    "submission__storage_system_id",
+    "submission__storage_system__name",
+    "submission__storage_system__institution__name",
+    "submission__release__name",
+)
+
+
+def diff_entries(snapshot: ListSnapshot) -> list[DiffEntry]:
+    rows = ListEntry.objects.filter(snapshot=snapshot).order_by("rank").values(*ENTRY_FIELDS)
+    return [_entry(row) for row in rows]
+
+
+def _both_entries(previous: ListSnapshot, snapshot: ListSnapshot) -> tuple[list[DiffEntry], list[DiffEntry]]:
+    """The entries of both versions in one query."""
+    rows = (
+        ListEntry.objects.filter(snapshot_id__in=[previous.pk, snapshot.pk])
+        .order_by("snapshot_id", "rank")
+        .values(*ENTRY_FIELDS)
+    )
+    before: list[DiffEntry] = []
+    after: list[DiffEntry] = []
+    for row in rows:
+        (after if row["snapshot_id"] == snapshot.pk else before).append(_entry(row))
+    return before, after
+
+
+def _entry(row: Mapping[str, Any]) -> DiffEntry:
+    recorded = row["recorded"] or {}
+    system = recorded.get("system") or row["submission__storage_system__name"] or ""
+    institution = recorded.get("institution") or row["submission__storage_system__institution__name"] or ""
+    return DiffEntry(
+        submission_id=row["submission_id"],
+        rank=row["rank"],
+        score=row["score"],
+        system_id=row["submission__storage_system_id"],
+        name=" / ".join(part for part in (system, institution) if part),
+        release=row["submission__release__name"] or "",
+    )
+
+
+def left_out_reasons(
+    previous: ListSnapshot | None,
+    *,
+    decided: Iterable[int],
+    evidence_gaps: Iterable[Candidate],
+    listed: Iterable[int],
+) -> list[dict[str, object]]:
+    """The rows a build records (with the embargo's, in ListSnapshot.left_out) for entries of the
+    previous list it leaves out by a per-entry decision or for missing raw outputs."""
+    if previous is None:
+        return []
+    # The same keys as the build's other left_out rows (registry.lists.services), which the draft page
+    # and build_list print alike.
+    was_listed = {
+        pk: (score, release or "")
+        for pk, score, release in ListEntry.objects.filter(snapshot=previous).values_list(
+            "submission_id", "score", "submission__release__name"
+        )
+    }
+    gone = set(was_listed) - set(listed)
+    reasons = decision_reasons(sorted(gone & set(decided)))
+    rows: list[dict[str, object]] = [
+        {
+            "submission_id": pk,
+            "release": was_listed[pk][1],
+            "rule": DECISION_RULE,
+            "until": None,
+            "score": was_listed[pk][0],
+            "reason": reason,
+        }
+        for pk, reason in sorted(reasons.items())
+    ]
+    for candidate in evidence_gaps:
+        if candidate.submission_id in gone and candidate.submission_id not in reasons:
+            phases = ", ".join(candidate.summary_only)
+            rows.append(
+                {
+                    "submission_id": candidate.submission_id,
+                    "release": was_listed[candidate.submission_id][1],
+                    "rule": EVIDENCE_RULE,
+                    "until": None,
+                    "score": candidate.score,
+                    "reason": f"verified from summaries only: no raw output backs {phases}",
+                }
+            )
+    return rows
+
+
+def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
+    """What changed since the previous list (None: the first list of its kind)."""
+    previous = previous_snapshot(snapshot)
+    if previous is None:
+        return None
+    before, after = _both_entries(previous, snapshot)
+    current = {e.submission_id for e in after}
+    earlier = {e.submission_id for e in before}
+    gone = [pk for pk in earlier if pk not in current]
+    came = [pk for pk in current if pk not in earlier]
+    # Decisions taken since, for lists built before decisions were recorded with them; the reasons the
+    # build recorded win. A move explains an arrival too.
+    # A published version explains itself by what its build recorded (left_out); only a draft, which
+    # the committee reads, also looks the decisions up (a published page then costs two queries).
+    decided = decision_reasons([*gone, *came]) if (gone or came) and not snapshot.is_frozen else {}
+    removed = {pk: reason for pk, reason in decided.items() if pk in earlier}
+    for row in snapshot.left_out or []:
+        # An entry a better run of its system replaced: the diff names that run itself, with its score.
+        if row.get("rule") == REPLACED_RULE:
+            continue
+        if row.get("submission_id") in earlier and row.get("reason"):
+            removed[int(row["submission_id"])] = str(row["reason"])
+    added = {pk: reason for pk, reason in decided.items() if pk in current and reason.startswith("moved")}
+    return list_diff(
+        before,
+        after,
+        previous_label=snapshot_label(previous),
+        release=snapshot.release.name,
+        removed_reasons=removed,
+        added_reasons=added,
+        unexplained=NOT_EXPLAINED_BY_IO500
+        if snapshot.provenance == ListSnapshot.Provenance.RECORDED
+        else NO_LONGER_QUALIFIES,
+    )
+
+
+def same_as_published(snapshot: ListSnapshot, published: ListSnapshot) -> bool:
+    """The draft lists exactly what `published` lists: the same entries, ranks and scores."""
+    return list_diff(diff_entries(published), diff_entries(snapshot)).unchanged
