@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
+from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import snapshot_changes
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
@@ -246,6 +247,11 @@ def list_context(
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
     columns = table_columns(result)
+    # A published version says what it changed (a correction note shows the real diff), and marks
+    # its entries that were not on the previous list "new".
+    changes = snapshot_changes(snapshot) if snapshot.is_frozen else None
+    new_ids = changes.added_ids if changes else frozenset()
+    detail_prefix = submission_url_prefix()
     # Links write the formula in its one canonical spelling, which the caches keep.
     params = canonical_params(params, result)
     querystring = query_with(params)
@@ -256,9 +262,10 @@ def list_context(
             "rows": result.rows,
             "rows_html": rows_html(
                 result.rows,
-                detail_prefix=submission_url_prefix(),
+                detail_prefix=detail_prefix,
                 with_custom=result.custom,
                 with_sublist=result.sublist,
+                new_ids=new_ids,
             ),
             "result": result,
             "formula": result.formula or params.get("formula", ""),
@@ -277,8 +284,9 @@ def list_context(
             # The radar reads the current published version, so a superseded one goes without.
             "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
             "citation": list_citation(snapshot, list_verdicts(snapshot=snapshot), retrieved=retrieval_date()),
-            # A published version says what it changed (a correction note shows the real diff).
-            "changes": snapshot_changes(snapshot) if snapshot.is_frozen else None,
+            "changes": changes,
+            "new_count": len(new_ids),
+            "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
         }
     )
     return context

@@ -54,12 +54,23 @@ def custom_number(value: float | None) -> str:
     return f"{value:.3g}"
 
 
+NEW_BADGE = (
+    ' <span class="badge badge-new" data-role="new" title="Not on the previous list of this kind">new</span>'
+)
+
+
 def row_html(
-    row: Mapping[str, Any], *, detail_prefix: str, with_custom: bool, with_sublist: bool = False
+    row: Mapping[str, Any],
+    *,
+    detail_prefix: str,
+    with_custom: bool,
+    with_sublist: bool = False,
+    new_ids: frozenset[int] = frozenset(),
 ) -> str:
     pk = int(row["id"])
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
+    new = NEW_BADGE if pk in new_ids else ""
     rank = _text(row.get("rank"))
     cells = [
         # A box per row of the list's compare form (frontend/_list_body.html): tick 2 to 5, compare.
@@ -73,7 +84,7 @@ def row_html(
         ),
         f'<td class="col-release">{_text(row.get("release"))}</td>',
         f'<td class="col-institution">{_text(row.get("institution"))}</td>',
-        f'<td class="col-system"><a href="{href}">{system}</a></td>',
+        f'<td class="col-system"><a href="{href}">{system}</a>{new}</td>',
         f'<td class="col-storage_vendor">{_text(row.get("storage_vendor"))}</td>',
         f'<td class="col-filesystem">{_text(row.get("filesystem"))}</td>',
         f'<td class="num col-client_nodes">{_text(row.get("client_nodes"))}</td>',
@@ -88,16 +99,29 @@ def row_html(
         custom_score = custom_number(row.get("custom_score"))
         cells.append(f'<td class="num custom-col col-custom_score">{custom_score}</td>')
         cells.append(f'<td class="num custom-col col-custom_rank">{_text(row.get("custom_rank"))}</td>')
-    return f'<tr data-submission="{pk}">{"".join(cells)}</tr>'
+    new_attr = ' data-new="1"' if new else ""
+    return f'<tr data-submission="{pk}"{new_attr}>{"".join(cells)}</tr>'
 
 
 def rows_html(
-    rows: Iterable[Mapping[str, Any]], *, detail_prefix: str, with_custom: bool, with_sublist: bool = False
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    detail_prefix: str,
+    with_custom: bool,
+    with_sublist: bool = False,
+    new_ids: frozenset[int] = frozenset(),
 ) -> SafeString:
     """The <tr> elements of a list table; `detail_prefix` is the submission page URL without the id
-    (reversed once per page instead of once per row)."""
+    (reversed once per page instead of once per row); `new_ids`: the submissions not on the previous
+    list, marked "new"."""
     html = "\n".join(
-        row_html(row, detail_prefix=detail_prefix, with_custom=with_custom, with_sublist=with_sublist)
+        row_html(
+            row,
+            detail_prefix=detail_prefix,
+            with_custom=with_custom,
+            with_sublist=with_sublist,
+            new_ids=new_ids,
+        )
         for row in rows
     )
     # Safe: every value above went through html.escape.

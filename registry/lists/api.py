@@ -87,6 +87,27 @@ class ColumnSerializer(serializers.Serializer[dict[str, Any]]):
     description = serializers.CharField()
 
 
+class AwardWinnerSerializer(serializers.Serializer[dict[str, Any]]):
+    submission_id = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    system = serializers.CharField()
+    institution = serializers.CharField()
+    score = serializers.FloatField()
+    bw = serializers.FloatField(allow_null=True)
+    md = serializers.FloatField(allow_null=True)
+    client_nodes = serializers.IntegerField(allow_null=True)
+
+
+class AwardSerializer(serializers.Serializer[dict[str, Any]]):
+    category = serializers.ChoiceField(choices=["overall", "bandwidth", "metadata"])
+    name = serializers.CharField(help_text="Overall score, Bandwidth or Metadata.")
+    metric = serializers.ChoiceField(choices=["score", "bw", "md"])
+    unit = serializers.CharField()
+    value = serializers.FloatField()
+    shared = serializers.BooleanField(help_text="Several entries have the same value and share the award.")
+    winners = AwardWinnerSerializer(many=True)
+
+
 class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     release = serializers.CharField()
     kind = serializers.CharField()
@@ -126,6 +147,20 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     statistics = serializers.DictField(
         allow_null=True,
         help_text="Count, best/median/geometric mean/lowest of score, bw and md, client nodes, and shares.",
+    )
+    awards = AwardSerializer(
+        many=True,
+        help_text=(
+            "The #1 by overall score, bandwidth and metadata among runs on at least 10 client nodes, as "
+            "io500.org awards its ranked lists; empty for Full, Historical and SCC lists and drafts."
+        ),
+    )
+    previous_list = serializers.CharField(
+        allow_null=True, help_text="The list this one is compared with; null for the first of its kind."
+    )
+    new_entries = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Submission ids of the entries not on the previous list (marked new on the page).",
     )
     count = serializers.IntegerField()
     columns = ColumnSerializer(

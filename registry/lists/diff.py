@@ -85,6 +85,11 @@ class ListDiff:
         return not (self.added or self.removed or self.reranked)
 
     @property
+    def added_ids(self) -> frozenset[int]:
+        """The submissions new on this list: the rows the list page marks "new"."""
+        return frozenset(change.entry.submission_id for change in self.added)
+
+    @property
     def moved(self) -> tuple[Rerank, ...]:
         return tuple(r for r in self.reranked if r.order_changed)
 

@@ -3,6 +3,8 @@ corrections; and the re-verification runs with their progress."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,10 +12,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import snapshot_changes
 from registry.lists.forms import ReleaseForm
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
+    KindState,
     accepted_unlisted,
     draft_duplicates,
     draft_evidence_gaps,
@@ -128,12 +132,35 @@ def release_edit(request: HttpRequest, release: str) -> HttpResponse:
     )
 
 
+def published_summaries(states: list[KindState]) -> list[dict[str, Any]]:
+    """Per published list of the release: its awards and how many of its entries are new on it."""
+    detail_prefix = reverse("submissions:detail", kwargs={"pk": 0})[: -len("0/")]
+    summaries = []
+    for state in states:
+        if state.published is None:
+            continue
+        changes = snapshot_changes(state.published)
+        summaries.append(
+            {
+                "kind": state.kind,
+                "label": state.label,
+                "snapshot": state.published,
+                "previous_label": changes.previous_label if changes else None,
+                "new_count": len(changes.added_ids) if changes else None,
+                "awards": awards_shown(snapshot_awards(state.published), detail_prefix),
+            }
+        )
+    return summaries
+
+
 @committee_required
 def release_page(request: HttpRequest, release: str) -> HttpResponse:
     found = _release(release)
+    states = release_kind_states(release=found)
     context = {
         "release": found,
-        "kinds": release_kind_states(release=found),
+        "kinds": states,
+        "published": published_summaries(states),
         "counts": release_review_counts(release=found),
         "unlisted": accepted_unlisted(release=found),
     }

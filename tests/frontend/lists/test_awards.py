@@ -1,0 +1,114 @@
+"""Awards and "new on this list" on the published list page, the API and the committee's release
+page (issue 25 item 7)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import publish_list
+from tests.submissions.review.helpers import client_for, open_release, storage, verified_upload
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_lists(submitter: Any) -> dict[str, Any]:
+    """ISC40's Research list ranks A and B; SC40's carries them over and adds C (new, best bandwidth)
+    and D (new, best metadata but on 4 client nodes, so it wins nothing)."""
+    cache.clear()
+    today = timezone.localdate()
+    first = open_release("ISC40", publication_date=today - datetime.timedelta(days=200))
+    second = open_release("SC40", publication_date=today - datetime.timedelta(days=10))
+    a = verified_upload(submitter, first, system=storage("Alpha", "Lab A"), score=300.0)
+    b = verified_upload(submitter, first, system=storage("Beta", "Lab B"), score=200.0)
+    c = verified_upload(submitter, second, system=storage("Gamma", "Lab C"), score=250.0, nodes=12)
+    d = verified_upload(submitter, second, system=storage("Delta", "Lab D"), score=100.0, nodes=4)
+    c.bw, d.md = 900.0, 5000.0
+    publish_list(first, "research", [a, b])
+    publish_list(second, "research", [a, c, b, d])
+    return {"first": first, "second": second, "a": a, "b": b, "c": c, "d": d}
+
+
+def list_body(release: Any) -> str:
+    url = reverse("frontend:list", kwargs={"release": release.slug, "kind": "research"})
+    response = client_for(None).get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def award_line(body: str, category: str) -> str:
+    return body.split(f'data-award="{category}"')[1].split("</li>")[0]
+
+
+def test_the_list_page_names_each_award_winner_with_a_link_to_the_submission(
+    two_lists: dict[str, Any],
+) -> None:
+    body = list_body(two_lists["second"])
+    assert 'data-role="awards"' in body
+    a, c = two_lists["a"], two_lists["c"]
+    overall = award_line(body, "overall")
+    assert f'href="/submissions/{a.pk}/"' in overall and "Alpha" in overall and "Lab A" in overall
+    assert "300.00" in overall
+    bandwidth = award_line(body, "bandwidth")
+    assert f'href="/submissions/{c.pk}/"' in bandwidth and "Gamma" in bandwidth
+    assert "900.00 GiB/s" in bandwidth
+    # D has the best metadata but ran on 4 client nodes: the award goes to the best eligible run.
+    metadata = award_line(body, "metadata")
+    assert "Delta" not in metadata and "Alpha" in metadata
+
+
+def test_rows_not_on_the_previous_list_carry_a_new_badge(two_lists: dict[str, Any]) -> None:
+    body = list_body(two_lists["second"])
+    new_rows = {
+        int(chunk.split('"')[0])
+        for chunk in body.split('<tr data-submission="')[1:]
+        if 'data-new="1"' in chunk.split(">")[0]
+    }
+    assert new_rows == {two_lists["c"].pk, two_lists["d"].pk}
+    assert body.count('data-role="new"') == 2
+    assert "2 entries not on ISC40" in body
+
+
+def test_the_first_list_of_its_kind_marks_nothing_new(two_lists: dict[str, Any]) -> None:
+    body = list_body(two_lists["first"])
+    assert 'data-role="new"' not in body and 'data-role="new-count"' not in body
+    assert 'data-role="awards"' in body
+
+
+def test_a_full_list_shows_no_awards_panel(submitter: Any) -> None:
+    cache.clear()
+    release = open_release("ISC40", publication_date=timezone.localdate() - datetime.timedelta(days=10))
+    publish_list(release, "full", [verified_upload(submitter, release, system=storage("Alpha"))])
+    url = reverse("frontend:list", kwargs={"release": release.slug, "kind": "full"})
+    assert 'data-role="awards"' not in client_for(None).get(url).content.decode()
+
+
+def test_the_api_gives_the_awards_and_the_new_entries(two_lists: dict[str, Any]) -> None:
+    response = client_for(None).get("/api/v1/lists/sc40/research/")
+    assert response.status_code == 200
+    payload = response.json()
+    awards = {award["category"]: award for award in payload["awards"]}
+    assert set(awards) == {"overall", "bandwidth", "metadata"}
+    assert [w["submission_id"] for w in awards["bandwidth"]["winners"]] == [two_lists["c"].pk]
+    assert awards["bandwidth"]["value"] == 900.0 and awards["bandwidth"]["shared"] is False
+    assert payload["new_entries"] == sorted([two_lists["c"].pk, two_lists["d"].pk])
+    assert payload["previous_list"] == "ISC40 v1 Research"
+    # The JSON download carries the same fields.
+    download = client_for(None).get("/lists/sc40/research.json").json()
+    assert download["awards"] == payload["awards"] and download["new_entries"] == payload["new_entries"]
+
+
+def test_the_release_page_counts_new_entries_and_shows_the_awards(
+    two_lists: dict[str, Any], committee_member: Any
+) -> None:
+    url = reverse("publishing:release", kwargs={"release": "sc40"})
+    body = client_for(committee_member).get(url).content.decode()
+    published = body.split('data-role="release-published"')[1]
+    assert "2 new entries since ISC40 v1 Research" in published
+    assert 'data-role="awards"' in published and "Gamma" in award_line(published, "bandwidth")
