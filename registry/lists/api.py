@@ -99,7 +99,8 @@ class AwardWinnerSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class AwardSerializer(serializers.Serializer[dict[str, Any]]):
-    category = serializers.ChoiceField(choices=["overall", "bandwidth", "metadata"])
+    # A plain string: another component names a choice field "category" (an enum name collision).
+    category = serializers.CharField(help_text="overall, bandwidth or metadata.")
     name = serializers.CharField(help_text="Overall score, Bandwidth or Metadata.")
     metric = serializers.ChoiceField(choices=["score", "bw", "md"])
     unit = serializers.CharField()
