@@ -13,26 +13,15 @@ from django.utils import timezone
 
 from tests.factories import publish_list
 from tests.submissions.review.helpers import client_for, open_release, storage, verified_upload
+from tests.support.awards import two_research_lists
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def two_lists(submitter: Any) -> dict[str, Any]:
-    """ISC40's Research list ranks A and B; SC40's carries them over and adds C (new, best bandwidth)
-    and D (new, best metadata but on 4 client nodes, so it wins nothing)."""
     cache.clear()
-    today = timezone.localdate()
-    first = open_release("ISC40", publication_date=today - datetime.timedelta(days=200))
-    second = open_release("SC40", publication_date=today - datetime.timedelta(days=10))
-    a = verified_upload(submitter, first, system=storage("Alpha", "Lab A"), score=300.0)
-    b = verified_upload(submitter, first, system=storage("Beta", "Lab B"), score=200.0)
-    c = verified_upload(submitter, second, system=storage("Gamma", "Lab C"), score=250.0, nodes=12)
-    d = verified_upload(submitter, second, system=storage("Delta", "Lab D"), score=100.0, nodes=4)
-    c.bw, d.md = 900.0, 5000.0
-    publish_list(first, "research", [a, b])
-    publish_list(second, "research", [a, c, b, d])
-    return {"first": first, "second": second, "a": a, "b": b, "c": c, "d": d}
+    return two_research_lists(submitter)
 
 
 def list_body(release: Any) -> str:
@@ -73,6 +62,12 @@ def test_rows_not_on_the_previous_list_carry_a_new_badge(two_lists: dict[str, An
     assert new_rows == {two_lists["c"].pk, two_lists["d"].pk}
     assert body.count('data-role="new"') == 2
     assert "2 entries not on ISC40" in body
+
+
+def test_the_changes_panel_leaves_no_template_comment_on_the_page(two_lists: dict[str, Any]) -> None:
+    # A {# #} comment spanning two lines is printed by Django, not dropped.
+    body = list_body(two_lists["second"])
+    assert 'id="changes"' in body and "{#" not in body and "registry.lists.diff.ListDiff" not in body
 
 
 def test_the_first_list_of_its_kind_marks_nothing_new(two_lists: dict[str, Any]) -> None:
