@@ -6,7 +6,8 @@ counterparts" (the_lists.php); "Only submissions using at least 10 physical clie
 to win IO500 awards" (rules_submission.php); an award is "the #1 verified bandwidth score on the
 Research list at ISC25" (rules_messaging.php): the #1 of the published list by that metric, whether
 the entry is new on the list or carried over. Before ISC23 the ranked lists were the IO500 and the
-10 Node Challenge lists, awarded the same way. Full, Historical and Student Cluster Competition lists
+10 Node Challenge lists; they were awarded too (news.php, bof_sc19.php, bof_isc21.php), though no page
+names their categories, so the same three apply. Full, Historical and Student Cluster Competition lists
 carry no award.
 
 `list_awards` is pure; `snapshot_awards` reads a frozen list's entries for it in one query. Published
