@@ -118,7 +118,7 @@ def snapshot_awards(snapshot: ListSnapshot) -> tuple[Award, ...]:
 
 
 def awards_shown(awards: Sequence[Award], detail_prefix: str) -> list[dict[str, Any]]:
-    """The awards panel's items (frontend/_awards.html): each award with its winners and the links
+    """The awards panel's items (registry/publishing/_awards.html): each award with its winners and the links
     to their submissions; `detail_prefix` is the submission page URL without the id."""
     return [
         {
