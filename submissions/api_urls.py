@@ -3,12 +3,30 @@ from __future__ import annotations
 from django.urls import path
 
 from submissions import api
-from submissions.review.api import EntryDecisionApi
+from submissions.review import api as review_api
 
 app_name = "submissions-api"
 
 urlpatterns = [
     path("submissions/", api.SubmissionListCreateApi.as_view(), name="submission-list"),
     path("submissions/<int:pk>/", api.SubmissionDetailApi.as_view(), name="submission-detail"),
-    path("submissions/<int:pk>/decisions/", EntryDecisionApi.as_view(), name="submission-decisions"),
+    path(
+        "submissions/<int:pk>/decisions/", review_api.EntryDecisionApi.as_view(), name="submission-decisions"
+    ),
+    path("submissions/<int:pk>/submit/", review_api.SubmitApi.as_view(), name="submission-submit"),
+    path("submissions/<int:pk>/review/", review_api.ReviewDecisionApi.as_view(), name="submission-review"),
+    path(
+        "submissions/<int:pk>/system/",
+        review_api.SystemDescriptionEditApi.as_view(),
+        name="submission-system",
+    ),
+    path(
+        "submissions/<int:pk>/questionnaire/",
+        review_api.QuestionnaireApi.as_view(),
+        name="submission-questionnaire",
+    ),
+    path(
+        "submissions/<int:pk>/revisions/", review_api.RevisionListApi.as_view(), name="submission-revisions"
+    ),
+    path("submissions/<int:pk>/replace/", review_api.ReplaceApi.as_view(), name="submission-replace"),
 ]

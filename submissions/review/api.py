@@ -11,17 +11,35 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from registry.models import Release
-from submissions.models import EntryDecision, Submission
+from submissions.archives import ArchiveStorageUnavailable
+from submissions.json_input import clip
+from submissions.models import EntryDecision, Submission, SubmissionRevision
 from submissions.permissions import authenticated_user
 from submissions.review.decisions import entry_decisions
+from submissions.review.models import QUESTIONNAIRE_SECTIONS
+from submissions.review.questionnaire import MAX_ANSWER_CHARS
 from submissions.review.selectors import may_follow_review
-from submissions.review.services import entry_decision_take
+from submissions.review.services import (
+    COMMITTEE_DECISIONS,
+    MAX_COMMENT_CHARS,
+    SYSTEM_LABELS,
+    entry_decision_take,
+    questionnaire_record,
+    submission_replace,
+    submission_submit,
+    system_description_edit,
+)
 from submissions.selectors import submission_get_visible
+from submissions.serializers import SubmissionCreatedSerializer, SubmissionSummarySerializer
+from submissions.system.description import COUNT_FIELDS, FORM_FIELD_NAMES, MAX_TEXT, NETWORK_FIELD
+from submissions.system.files import MAX_PROBLEMS_LISTED
+from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(
     name="EntryDecisionError",
@@ -111,3 +129,263 @@ class EntryDecisionApi(GenericAPIView[EntryDecision]):
         except DjangoValidationError as exc:
             return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
         return Response(EntryDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)
+
+
+# The review workflow by token: the submitter fixes and submits, the committee decides. Each view
+# calls the service the web pages call, so the API and the pages refuse and record alike.
+
+
+def _refused(exc: DjangoValidationError | PermissionDenied) -> Response:
+    """A refusal of a service as JSON: 403 for whose step it is, else 400 with the reason (per field
+    when the service named fields)."""
+    if isinstance(exc, PermissionDenied):
+        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
+    if hasattr(exc, "error_dict"):
+        fields = exc.message_dict
+        said = " ".join(message for messages in fields.values() for message in messages)
+        return Response({"detail": said, "fields": fields}, status=status.HTTP_400_BAD_REQUEST)
+    return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
+
+
+_REFUSALS = {
+    400: OpenApiResponse(_ERROR, description="The step does not fit the submission's state, or the input."),
+    403: OpenApiResponse(_ERROR, description="Not yours to take (the committee's, or another's)."),
+}
+
+
+class SubmitSerializer(serializers.Serializer[dict[str, Any]]):
+    reviewed = serializers.BooleanField(help_text="You have reviewed your submission.")
+    followed_rules = serializers.BooleanField(help_text="You have read and followed the IO500 rules.")
+    permission_to_publish = serializers.BooleanField(help_text="You grant IO500 permission to publish it.")
+    release = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Release.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The release it is submitted to, when not chosen at upload.",
+    )
+    anonymous = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="Publish without the submitter's name."
+    )
+
+
+class SubmitApi(GenericAPIView[Any]):
+    """Submit your verified upload for review (from draft, or again after changes were requested)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SubmitSerializer
+
+    @extend_schema(request=SubmitSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS})
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = SubmitSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            row = submission_submit(user=user, submission=submission, **form.validated_data)
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
+
+
+class ReviewDecisionSerializer(serializers.Serializer[dict[str, Any]]):
+    action = serializers.ChoiceField(
+        choices=sorted(COMMITTEE_DECISIONS),
+        help_text="start_review, accept, request_changes or reject (the last two need a reason).",
+    )
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=MAX_COMMENT_CHARS,
+        help_text="Sent to the submitter with the decision.",
+    )
+
+
+class ReviewDecisionApi(GenericAPIView[Any]):
+    """The committee's review decision on a submission: start the review, accept, request changes
+    or reject."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ReviewDecisionSerializer
+
+    @extend_schema(
+        request=ReviewDecisionSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = ReviewDecisionSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        decide = COMMITTEE_DECISIONS[form.validated_data["action"]]
+        try:
+            row = decide(user=user, submission=submission, reason=form.validated_data["reason"])
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
+
+
+def _system_field(name: str) -> serializers.Field[Any, Any, Any, Any]:
+    label = SYSTEM_LABELS[name]
+    if name in COUNT_FIELDS:
+        return serializers.IntegerField(required=False, allow_null=True, help_text=label)
+    if name == NETWORK_FIELD:
+        return serializers.FloatField(required=False, allow_null=True, help_text=label)
+    return serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, max_length=MAX_TEXT, help_text=label
+    )
+
+
+class SystemEditSerializer(serializers.Serializer[dict[str, Any]]):
+    """The fields to change; null or blank clears one, a field not sent stays."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {name: _system_field(name) for name in FORM_FIELD_NAMES}
+
+
+class RevisionSerializer(serializers.ModelSerializer[SubmissionRevision]):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SubmissionRevision
+        fields = ["kind", "number", "author", "changes", "snapshot", "created_at"]
+
+    def get_author(self, revision: SubmissionRevision) -> str:
+        return revision.author.get_username() if revision.author else ""
+
+
+def _unknown_names(data: Any, known: Any) -> Response | None:
+    unknown = sorted(str(name) for name in data if name not in known)
+    if not unknown:
+        return None
+    named = [clip(name) for name in unknown[:MAX_PROBLEMS_LISTED]]
+    return Response(
+        {
+            "detail": f"No such field: {', '.join(named)}. The fields are {', '.join(known)}.",
+            "unknown_fields": named,
+        },
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+class SystemDescriptionEditApi(GenericAPIView[Any]):
+    """Fix the system description of your submission until it is accepted; each edit is a new
+    version naming what changed, which the committee sees."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SystemEditSerializer
+
+    @extend_schema(request=SystemEditSerializer, responses={200: RevisionSerializer, **_REFUSALS})
+    def patch(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        unknown = _unknown_names(request.data, FORM_FIELD_NAMES)
+        if unknown is not None:
+            return unknown
+        form = SystemEditSerializer(data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        try:
+            revision = system_description_edit(user=user, submission=submission, fields=form.validated_data)
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(RevisionSerializer(revision).data)
+
+
+class QuestionnaireSerializer(serializers.Serializer[dict[str, Any]]):
+    """Every section answered (at least the words the IO500 asks for)."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            name: serializers.CharField(
+                required=False, allow_blank=True, max_length=MAX_ANSWER_CHARS, help_text=question
+            )
+            for name, (_title, question) in QUESTIONNAIRE_SECTIONS.items()
+        }
+
+
+class QuestionnaireApi(GenericAPIView[Any]):
+    """Answer (or change) the reproducibility questionnaire until the submission is accepted; a
+    change after the first answers is a new version naming the answers that changed."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = QuestionnaireSerializer
+
+    @extend_schema(request=QuestionnaireSerializer, responses={200: QuestionnaireSerializer, **_REFUSALS})
+    def put(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        unknown = _unknown_names(request.data, list(QUESTIONNAIRE_SECTIONS))
+        if unknown is not None:
+            return unknown
+        form = QuestionnaireSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            questionnaire = questionnaire_record(
+                user=user, submission=submission, answers=form.validated_data
+            )
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response({name: getattr(questionnaire, name) for name in QUESTIONNAIRE_SECTIONS})
+
+
+class RevisionListApi(GenericAPIView[SubmissionRevision]):
+    """The versions of the system description and the questionnaire, oldest first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = RevisionSerializer
+    queryset = SubmissionRevision.objects.none()  # for the schema's path parameter; requests use the selector
+
+    @extend_schema(responses={200: RevisionSerializer(many=True), 403: _REFUSALS[403]})
+    def get(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        if not may_follow_review(user, submission):
+            raise PermissionDenied("Only the submitter and the IO500 committee see its versions.")
+        rows = SubmissionRevision.objects.filter(submission=submission).select_related("author")
+        return Response(RevisionSerializer(rows.order_by("kind", "number"), many=True).data)
+
+
+class ReplaceSerializer(serializers.Serializer[dict[str, Any]]):
+    archive = serializers.FileField(
+        allow_empty_file=True,
+        help_text="The corrected result folder (.tar, .tar.gz/.tgz, .tar.bz2, .tar.xz, .zip).",
+    )
+
+
+class ReplaceApi(GenericAPIView[Any]):
+    """Replace the tarball of your submission until it is accepted: the new upload is a new
+    submission linked as the next version; this one is kept, superseded, and its description,
+    questionnaire, release and review carry over."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UploadThrottle]
+    parser_classes = [MultiPartParser, FormParser]
+    serializer_class = ReplaceSerializer
+
+    @extend_schema(
+        request={"multipart/form-data": ReplaceSerializer},
+        responses={
+            202: OpenApiResponse(
+                SubmissionCreatedSerializer, description="The next version; verification is queued."
+            ),
+            **_REFUSALS,
+            507: OpenApiResponse(_ERROR, description="The registry's storage is full or unavailable."),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = ReplaceSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        archive = form.validated_data["archive"]
+        try:
+            row = submission_replace(
+                user=user, submission=submission, archive=archive, original_name=archive.name or "archive"
+            )
+        except ArchiveStorageUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_507_INSUFFICIENT_STORAGE)
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        body = SubmissionCreatedSerializer(row, context={"request": request}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED)
