@@ -44,13 +44,19 @@ def snapshot_publish(
     _require_publisher(user)
     with transaction.atomic():
         published = list_publish(snapshot=snapshot, user=user, reason=reason, early=early)
-        title = _list_title(published)
-        listed = Submission.objects.filter(
-            entries__snapshot=published, review_state=ReviewState.ACCEPTED
-        ).distinct()
-        for submission in listed:
-            submission_publish(user=user, submission=submission, list_title=title)
+        listed_submissions_publish(snapshot=published, user=user)
     return published
+
+
+def listed_submissions_publish(*, snapshot: ListSnapshot, user: User | None) -> None:
+    """Move the accepted submissions a just published list holds to `published` (`user` None: the
+    `build_list --publish` command, which no account runs)."""
+    title = _list_title(snapshot)
+    listed = Submission.objects.filter(
+        entries__snapshot=snapshot, review_state=ReviewState.ACCEPTED
+    ).distinct()
+    for submission in listed:
+        submission_publish(user=user, submission=submission, list_title=title)
 
 
 def release_publish(

@@ -18,9 +18,11 @@ from argparse import ArgumentParser
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from registry.lists.changes import EVIDENCE_RULE, snapshot_changes
 from registry.lists.diff import diff_lines
+from registry.lists.publishing import listed_submissions_publish
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
 from registry.lists.services import (
@@ -63,9 +65,12 @@ class Command(BaseCommand):
         try:
             snapshot = list_build(release=release, kind=options["kind"])
             if options["publish"]:
-                snapshot = list_publish(
-                    snapshot=snapshot, reason=options["reason"], early=options["before_release_date"]
-                )
+                # As the publishing page does: the accepted runs the list holds become published.
+                with transaction.atomic():
+                    snapshot = list_publish(
+                        snapshot=snapshot, reason=options["reason"], early=options["before_release_date"]
+                    )
+                    listed_submissions_publish(snapshot=snapshot, user=None)
         except PublishTooEarly as error:
             # The draft stays built (the build's transaction committed); only the publish is refused.
             raise CommandError(
