@@ -31,6 +31,7 @@ from submissions.review.services import (
     SYSTEM_LABELS,
     entry_decision_take,
     questionnaire_record,
+    submission_accept,
     submission_replace,
     submission_submit,
     system_description_edit,
@@ -201,6 +202,17 @@ class ReviewDecisionSerializer(serializers.Serializer[dict[str, Any]]):
         max_length=MAX_COMMENT_CHARS,
         help_text="Sent to the submitter with the decision.",
     )
+    gap_phases = serializers.ListField(
+        child=serializers.CharField(max_length=64),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=64,
+        help_text=(
+            "accept only: accept the run although these scored phases lack their raw outputs, named "
+            "exactly as the submission's evidence_basis.summary_only_phases lists them."
+        ),
+    )
 
 
 class ReviewDecisionApi(GenericAPIView[Any]):
@@ -218,9 +230,17 @@ class ReviewDecisionApi(GenericAPIView[Any]):
         submission = submission_get_visible(user=user, pk=pk)
         form = ReviewDecisionSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        decide = COMMITTEE_DECISIONS[form.validated_data["action"]]
+        action, reason, gap = (form.validated_data[name] for name in ("action", "reason", "gap_phases"))
+        if gap is not None and action != "accept":
+            return Response(
+                {"detail": "gap_phases goes with accept only."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
-            row = decide(user=user, submission=submission, reason=form.validated_data["reason"])
+            if action == "accept":
+                row = submission_accept(user=user, submission=submission, reason=reason, gap_phases=gap)
+            else:
+                row = COMMITTEE_DECISIONS[action](user=user, submission=submission, reason=reason)
         except (DjangoValidationError, PermissionDenied) as exc:
             return _refused(exc)
         return Response(SubmissionSummarySerializer(row, context={"request": request}).data)

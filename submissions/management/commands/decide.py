@@ -1,5 +1,5 @@
 """python manage.py decide SUBMISSION DECISION --reason TEXT --user NAME [--release SLUG] [--list KIND]
-[--of SUBMISSION]
+[--of SUBMISSION] [--accept-gap PHASES]
 
 The committee's decisions from the command line, through the services the pages and the API call:
 the review decisions (start-review, accept, request-changes, reject) and the per-entry ones (exclude
@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from registry.lists.selectors import release_get
 from registry.models import Release
 from submissions.models import EntryDecision, ReviewState, Submission
-from submissions.review.services import COMMITTEE_DECISIONS, entry_decision_take
+from submissions.review.services import COMMITTEE_DECISIONS, entry_decision_take, submission_accept
 
 REVIEW = {name.replace("_", "-"): name for name in COMMITTEE_DECISIONS}
 ENTRY = {
@@ -41,6 +41,11 @@ class Command(BaseCommand):
         parser.add_argument("--release", default="", help="exclude: the release's list; move: the target.")
         parser.add_argument("--list", dest="list_kind", default="", help="exclude: the list kind.")
         parser.add_argument("--of", type=int, default=None, help="duplicate-of: the copy that counts.")
+        parser.add_argument(
+            "--accept-gap",
+            default=None,
+            help="accept: the scored phases without raw outputs accepted with the run, comma-separated.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user = User.objects.filter(username=options["user"]).first()
@@ -49,6 +54,18 @@ class Command(BaseCommand):
         submission = _submission(options["submission"])
         decision = options["decision"]
         try:
+            gap = options["accept_gap"]
+            if gap is not None and decision != "accept":
+                raise CommandError("--accept-gap goes with accept only.")
+            if decision == "accept":
+                phases = (
+                    [name.strip() for name in gap.split(",") if name.strip()] if gap is not None else None
+                )
+                row = submission_accept(
+                    user=user, submission=submission, reason=options["reason"], gap_phases=phases
+                )
+                self.stdout.write(f"Submission {row.pk} is now {row.get_review_state_display().lower()}.")
+                return
             if decision in REVIEW:
                 row = COMMITTEE_DECISIONS[REVIEW[decision]](
                     user=user, submission=submission, reason=options["reason"]

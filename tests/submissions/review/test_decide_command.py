@@ -98,3 +98,13 @@ def test_withdraw_takes_a_published_submission_off_the_next_lists(
     row = verified_upload(submitter, open_release(), review_state=ReviewState.PUBLISHED)
     decide(row.pk, "withdraw", "--user", "carol", "--reason", "the run broke the rules")
     assert EntryDecision.objects.get(submission=row).kind == EntryDecision.Kind.WITHDRAW_PUBLISHED
+
+
+def test_accept_gap_goes_with_accept_only(submitter: Any, committee_member: Any) -> None:
+    row = verified_upload(submitter, open_release(), review_state=ReviewState.SUBMITTED)
+    with pytest.raises(CommandError, match="--accept-gap goes with accept only"):
+        decide(row.pk, "reject", "--user", "carol", "--reason", "x", "--accept-gap", "ior-easy-write")
+    with pytest.raises(CommandError, match="Refused: Every scored phase"):
+        decide(row.pk, "accept", "--user", "carol", "--accept-gap", "ior-easy-write")
+    row.refresh_from_db()
+    assert row.review_state == ReviewState.SUBMITTED
