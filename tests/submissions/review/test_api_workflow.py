@@ -167,3 +167,38 @@ def test_a_replaced_tarball_is_the_next_version_and_the_review_carries_over(
     again = client.post(url(old, "replace"), {"archive": real_tarball(111)}, format="multipart")
     assert again.status_code == 400
     assert "superseded" in again.json()["detail"]
+
+
+def test_the_committee_accepts_a_named_evidence_gap_by_token_and_a_wrong_name_is_refused(
+    submitter: Any,
+    committee_member: Any,
+    api_client_for: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # submission-102 of the corpus: some of its scored phases are backed by summaries only.
+    release = open_release()
+    client = api_client_for(submitter)
+    with django_capture_on_commit_callbacks(execute=True):
+        created = client.post(
+            "/api/v1/submissions/",
+            {"archive": real_tarball(102), "system": json.dumps(SYSTEM), "release": release.slug},
+            format="multipart",
+        ).json()
+    row = Submission.objects.get(pk=created["id"])
+    questionnaire_record(user=submitter, submission=row, answers=answers())
+    client.post(url(row, "submit"), CONFIRMED, format="json")
+    gap = client.get(f"/api/v1/submissions/{row.pk}/").json()["evidence_basis"]["summary_only_phases"]
+    assert gap
+    committee = api_client_for(committee_member)
+    wrong = committee.post(
+        url(row, "review"), {"action": "accept", "gap_phases": ["ior-hard-read"]}, format="json"
+    )
+    assert wrong.status_code == 400 and "The evidence changed" in wrong.json()["detail"]
+    misplaced = committee.post(
+        url(row, "review"), {"action": "reject", "reason": "x", "gap_phases": gap}, format="json"
+    )
+    assert misplaced.status_code == 400 and "accept only" in misplaced.json()["detail"]
+    answer = committee.post(url(row, "review"), {"action": "accept", "gap_phases": gap}, format="json")
+    assert answer.status_code == 200, answer.content
+    detail = client.get(f"/api/v1/submissions/{row.pk}/").json()
+    assert detail["review_state"] == ReviewState.ACCEPTED and detail["evidence_basis"]["gap_accepted"] is True
