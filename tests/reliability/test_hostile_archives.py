@@ -285,14 +285,17 @@ def test_skipped_data_and_entry_floods_are_refused_before_they_cost(
     release_freed_memory()
     reset_peak_rss(pid)
     before_kib = rss_kib(pid)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     with pytest.raises(rejection) as refused:
         read(archive, out)
     seconds = time.monotonic() - started
+    # The bound is on this process's CPU (user + system, the folders made included): the suite runs
+    # five processes on two cores, where wall time measures the neighbours as much as the walk.
+    cpu_seconds = time.process_time() - cpu_started
     growth_mib = (peak_rss_kib(pid) - before_kib) / 1024
     folders = sum(1 for path in out.rglob("*") if path.is_dir())
     assert hostile.reason_matches(str(refused.value)), f"unhelpful reason {refused.value}"
-    assert seconds < WALK_SECONDS_LIMIT
+    assert cpu_seconds < WALK_SECONDS_LIMIT
     assert growth_mib < WALK_PEAK_GROWTH_LIMIT_MIB
     assert folders < 10_000
     record(
