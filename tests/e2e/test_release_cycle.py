@@ -230,7 +230,8 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.click("[data-action=move]")
     confirm_decision(committee, "Run after the ISC40 deadline; it belongs to SC40.")
     committee.wait_for_selector("[data-role=entry-decisions]")
-    assert Submission.objects.get(pk=moved.pk).release.slug == "sc40"
+    moved_to = Submission.objects.get(pk=moved.pk).release
+    assert moved_to is not None and moved_to.slug == "sc40"
     accept(committee)
     committee.wait_for_selector("[data-role=review-state]:has-text('Accepted')")
 
