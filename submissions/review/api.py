@@ -295,6 +295,7 @@ class SystemDescriptionEditApi(GenericAPIView[Any]):
 
     permission_classes = [IsAuthenticated]
     serializer_class = SystemEditSerializer
+    queryset = Submission.objects.none()  # as QuestionnaireApi: OPTIONS describes the write
 
     @extend_schema(request=SystemEditSerializer, responses={200: RevisionSerializer, **_REFUSALS})
     def patch(self, request: Request, pk: int) -> Response:
@@ -330,6 +331,9 @@ class QuestionnaireApi(GenericAPIView[Any]):
 
     permission_classes = [IsAuthenticated]
     serializer_class = QuestionnaireSerializer
+    # An OPTIONS request describes PUT by asking for the object: with no rows it answers 404 there,
+    # which DRF's metadata skips (without a queryset it was a 500). Requests use the selector.
+    queryset = Submission.objects.none()
 
     @extend_schema(request=QuestionnaireSerializer, responses={200: QuestionnaireSerializer, **_REFUSALS})
     def put(self, request: Request, pk: int) -> Response:

@@ -16,7 +16,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from registry.lists.selectors import release_get
 from registry.models import Release
 from submissions.models import EntryDecision, ReviewState, Submission
 from submissions.review.services import COMMITTEE_DECISIONS, entry_decision_take, submission_accept
@@ -101,7 +100,7 @@ def _submission(pk: int) -> Submission:
 def _release(slug: str) -> Release | None:
     if not slug:
         return None
-    found = release_get(slug=slug)
+    found = Release.objects.filter(slug=slug.lower()).first()
     if found is None:
         raise CommandError(f'There is no release "{slug}".')
     return found

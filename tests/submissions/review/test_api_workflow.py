@@ -202,3 +202,15 @@ def test_the_committee_accepts_a_named_evidence_gap_by_token_and_a_wrong_name_is
     assert answer.status_code == 200, answer.content
     detail = client.get(f"/api/v1/submissions/{row.pk}/").json()
     assert detail["review_state"] == ReviewState.ACCEPTED and detail["evidence_basis"]["gap_accepted"] is True
+
+
+@pytest.mark.parametrize(
+    "step", ["submit", "review", "system", "questionnaire", "revisions", "replace", "decisions"]
+)
+def test_asking_what_a_workflow_endpoint_accepts_never_fails_on_our_side(
+    draft: Submission, submitter: Any, api_client_for: Any, step: str
+) -> None:
+    # The API fuzzer found OPTIONS on questionnaire/ answering 500 (no queryset to describe PUT with).
+    for pk in (draft.pk, 0):
+        answer = api_client_for(submitter).options(f"/api/v1/submissions/{pk}/{step}/")
+        assert answer.status_code < 500, (step, pk, answer.content)
