@@ -4,7 +4,7 @@ and e-mails the submitter once the change is committed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -66,20 +66,11 @@ def _is_own(user: User, submission: Submission) -> bool:
     return submission.submitter_id is not None and submission.submitter_id == user.pk
 
 
-def _require_own_editable(user: User, submission: Submission) -> None:
+def _require_own_in(user: User, submission: Submission, states: Collection[str]) -> None:
+    """The submitter's own submission, in one of `states` (SUBMITTER_EDITABLE, SUBMITTER_FIXABLE)."""
     if not _is_own(user, submission):
         raise PermissionDenied("Only the submitter can change this submission.")
-    if submission.review_state not in SUBMITTER_EDITABLE:
-        raise ValidationError(
-            f"This submission is {submission.get_review_state_display().lower()}, so it can no longer be "
-            "changed. If something must be corrected, write a comment to the committee."
-        )
-
-
-def _require_own_fixable(user: User, submission: Submission) -> None:
-    if not _is_own(user, submission):
-        raise PermissionDenied("Only the submitter can change this submission.")
-    if submission.review_state not in SUBMITTER_FIXABLE:
+    if submission.review_state not in states:
         raise ValidationError(
             f"This submission is {submission.get_review_state_display().lower()}, so it can no longer be "
             "changed. If something must be corrected, write a comment to the committee."
@@ -227,7 +218,7 @@ def questionnaire_record(
     clean = questionnaire_clean(answers)
     with transaction.atomic():
         row = _locked(submission)
-        _require_own_fixable(user, row)
+        _require_own_in(user, row, SUBMITTER_FIXABLE)
         existing = Questionnaire.objects.filter(submission=row).first()
         before = {name: getattr(existing, name) for name in QUESTIONNAIRE_LABELS} if existing else {}
         questionnaire, _ = Questionnaire.objects.update_or_create(submission=row, defaults=clean)
@@ -268,7 +259,7 @@ def system_description_edit(
         raise ValidationError({"client_nodes": ["The number of client nodes must be at least 1."]})
     with transaction.atomic():
         row = _locked(submission)
-        _require_own_fixable(user, row)
+        _require_own_in(user, row, SUBMITTER_FIXABLE)
         description = SystemDescription.objects.filter(submission=row).first()
         if description is None:
             description = SystemDescription(submission=row, origin="edited by the submitter")
@@ -302,7 +293,7 @@ def _identity_of(description: SystemDescription) -> dict[str, Any]:
 def submission_publication_name_set(*, user: User, submission: Submission, anonymous: bool) -> Submission:
     with transaction.atomic():
         row = _locked(submission)
-        _require_own_editable(user, row)
+        _require_own_in(user, row, SUBMITTER_EDITABLE)
         row.anonymous = anonymous
         row._change_reason = "publish anonymously" if anonymous else "publish under the submitter's name"  # type: ignore[attr-defined]
         row.save(update_fields=["anonymous", "updated_at"])
@@ -400,7 +391,7 @@ def submission_replace(
     """A new upload replaces the tarball (until accepted): a new submission, linked as the next version
     of this one, which is kept and marked superseded. The description the submitter gave, the
     questionnaire, the release and the review (state, history, comments) carry over to it."""
-    _require_own_fixable(user, submission)
+    _require_own_in(user, submission, SUBMITTER_FIXABLE)
     description = SystemDescription.objects.filter(submission=submission).first()
     given = {
         name: value
@@ -422,7 +413,7 @@ def submission_replace(
         )
     with transaction.atomic():
         old = _locked(submission)
-        _require_own_fixable(user, old)
+        _require_own_in(user, old, SUBMITTER_FIXABLE)
         row = _locked(new)
         row.supersedes = old
         row.release = old.release
