@@ -188,9 +188,7 @@ def system_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             revision = system_description_edit(user=user, submission=submission, fields=form.cleaned_data)
-        except (ValidationError, PermissionDenied) as error:
-            if isinstance(error, PermissionDenied):
-                raise
+        except ValidationError as error:  # PermissionDenied goes on to Django's 403
             _form_errors(form, error)
         else:
             messages.success(request, f"The system description is saved as version {revision.number}.")
@@ -215,9 +213,7 @@ def replace(request: HttpRequest, pk: int) -> HttpResponse:
             new = submission_replace(
                 user=user, submission=submission, archive=archive, original_name=archive.name or "archive"
             )
-        except (ValidationError, PermissionDenied) as error:
-            if isinstance(error, PermissionDenied):
-                raise
+        except ValidationError as error:  # PermissionDenied goes on to Django's 403
             _form_errors(form, error)
         else:
             messages.success(
@@ -269,9 +265,7 @@ def comment_post(request: HttpRequest, pk: int) -> HttpResponse:
                 body=form.cleaned_data["body"],
                 parent_id=form.cleaned_data.get("parent"),
             )
-        except (ValidationError, PermissionDenied) as error:
-            if isinstance(error, PermissionDenied):
-                raise
+        except ValidationError as error:  # PermissionDenied goes on to Django's 403
             for message in error_messages(error):
                 messages.error(request, message)
         else:
