@@ -30,13 +30,19 @@ class BofAward:
 
 
 @dataclass(frozen=True)
+class BofLine:
+    text: str
+    level: int  # the slide's bullet level: 0 none, 1 a bullet, 2 a bullet under the one before
+
+
+@dataclass(frozen=True)
 class BofFacts:
     release: str
     file: str
     commit: str
     counts_page: int
     counts_title: str
-    counts: tuple[str, ...]
+    counts: tuple[BofLine, ...]
     awards_page: int
     awards_title: str
     awards: tuple[BofAward, ...]
@@ -66,7 +72,7 @@ def _facts(release: str, entry: dict[str, Any]) -> BofFacts:
         commit=entry["source"]["commit"],
         counts_page=counts["page"],
         counts_title=counts["title"],
-        counts=tuple(counts["lines"]),
+        counts=tuple(BofLine(text=line["text"], level=line["level"]) for line in counts["lines"]),
         awards_page=awards["page"],
         awards_title=awards["title"],
         awards=tuple(

@@ -20,8 +20,15 @@ def test_the_sc25_pages_show_its_slide_counts_and_awards_with_their_source(clien
         assert response.status_code == 200
         section = response.content.decode().split('data-role="bof-facts"', 1)[1].split("</section>", 1)[0]
         assert "webroot/files/SC25_IO500_Presentation.pdf" in section and "3e9750744f9b" in section
-        assert "22 new submissions added; 3 new on Prod list;" in section
-        assert "Around 300 list entries; More than 100 institutions." in section
+        assert (
+            '<li class="bof-level-0">22 new submissions added</li><li class="bof-level-1">3 new on Prod list'
+            in section
+        )
+        assert (
+            '<li class="bof-level-1">1 new on Research list</li><li class="bof-level-2">1 was not accepted'
+            in section
+        )
+        assert '<li class="bof-level-0">Around 300 list entries</li>' in section
         assert "(slide 26)" in section and "(slide 24)" in section
         assert "<dt>Research</dt>" in section
         assert "Bandwidth: Argonne National Laboratory, DAOS, 11,362.27 GB/s;" in section

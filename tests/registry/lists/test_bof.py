@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -22,8 +23,11 @@ def test_the_isc25_and_sc25_slides_are_recorded_with_their_file_and_commit():
         assert name in releases
         assert fact.file == f"webroot/files/{name}_IO500_Presentation.pdf"
         assert re.fullmatch(r"[0-9a-f]{40}", fact.commit)
-        assert fact.counts[0] == name  # the slide's own heading
-        assert any("list entries" in line for line in fact.counts)
+        assert (fact.counts[0].text, fact.counts[0].level) == (name, 0)  # the slide's own heading
+        assert any("list entries" in line.text for line in fact.counts)
+        # A sub-bullet always follows a bullet: the slide's nesting, never a level made up.
+        levels = [line.level for line in fact.counts]
+        assert all(level <= previous + 1 for previous, level in itertools.pairwise(levels))
 
 
 def test_each_ranked_list_has_one_award_per_category_in_its_unit():
@@ -37,5 +41,9 @@ def test_each_ranked_list_has_one_award_per_category_in_its_unit():
 
 def test_the_counts_are_the_slides_numbers():
     isc25, sc25 = bof_facts()["ISC25"], bof_facts()["SC25"]
-    assert "19 submissions (2 rejected)" in isc25.counts and "Around 285 list entries" in isc25.counts
-    assert "22 new submissions added" in sc25.counts and "Around 300 list entries" in sc25.counts
+    isc25_lines = [(line.level, line.text) for line in isc25.counts]
+    sc25_lines = [(line.level, line.text) for line in sc25.counts]
+    assert (0, "19 submissions (2 rejected)") in isc25_lines and (0, "Around 285 list entries") in isc25_lines
+    assert (1, "12 for IO500 Research") in isc25_lines
+    assert sc25_lines[4:6] == [(1, "1 new on Research list"), (2, "1 was not accepted")]
+    assert (0, "Around 300 list entries") in sc25_lines
