@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.data import submission_folder
+from tests.support.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
+
 pytestmark = pytest.mark.runner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -315,3 +318,12 @@ def test_only_the_io500_sc26_layout_gets_sc26s_random_read(built: Path, tmp_path
     assert fields(check_config(tmp_path / "sc26" / "config.ini").stdout)["release"] == "main, io500-sc26"
     assert " -z -z -z " in commands["sc26"] and " -s=-1 " in commands["sc26"]
     assert " -z -z -a " in commands["isc26_v2"] and " -s=10000000 " in commands["isc26_v2"]
+
+
+def test_an_io500_sc26_config_ini_is_accepted_with_its_config_hash(built: Path, tmp_path: Path) -> None:
+    # The config.ini of an io500-sc26 run (tests/support/sc26_sample.py: main's layout) is chosen as
+    # main, io500-sc26, and the runner's config hash is the one its result.txt carries.
+    run = derive_sc26_run(submission_folder(SOURCE_SUBMISSION), tmp_path / "sc26")
+    checked = fields(check_config(run / "config.ini").stdout)
+    assert checked["release"] == "main, io500-sc26"
+    assert f"config-hash     = {checked['config-hash']}\n" in (run / "result.txt").read_text()

@@ -425,7 +425,7 @@ def test_a_new_key_before_the_run_section_is_caught(run_copy: MakeRun) -> None:
 
 # --- io500-sc26's random 4 KiB read ---------------------------------------------------------------
 def _sc26(submission: Callable[[int], Path], target: Path, version: str = "io500-sc26") -> Verification:
-    from tests.scoring.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
+    from tests.support.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
 
     return _only(derive_sc26_run(submission(SOURCE_SUBMISSION), target, version))
 
@@ -440,6 +440,11 @@ def test_an_io500_sc26_run_is_scored_without_its_random_read(
     # are those of the twelve phases, the same as the io500-sc25 run it was derived from.
     assert verification.score_matches and verification.computed.score == pytest.approx(273.836839, abs=1e-5)
     assert "score-hash-verified" in _codes(verification)
+    # Its config.ini has io500-sc26's layout (main's: no [ior-rnd4K] / [ior-rnd1MB] sections).
+    assert "config-hash-verified" in _codes(verification)
+    assert (
+        "ior-rnd4K" not in verification.result.config and "ior-rnd4K-easy-read" in verification.result.config
+    )
 
 
 def test_the_sc26_random_read_under_an_older_tag_is_caught(
