@@ -22,6 +22,7 @@ from registry.lists.selectors import (
     list_facets,
     list_verdicts,
     recorded_list_changes,
+    release_bof_facts,
     release_list,
     release_published_kinds,
     releases_after,
@@ -242,6 +243,7 @@ def list_context(
         "is_home": False,
         "show_radar": False,
         "recorded_changes": recorded_list_changes(release=release, kind=kind),
+        "bof_facts": release_bof_facts(release=release),
     }
     if snapshot is None:
         return context

@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from registry.core.public_cache import seconds_until
+from registry.lists.bof import BofFacts, bof_facts
 from registry.lists.membership import CARRIED_KINDS, BaseList, Candidate, lineage
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
 from scoring.rules.params import is_bundled_runner
@@ -389,6 +390,11 @@ def search_q(term: str) -> Q:
 def recorded_list_changes(*, release: Release, kind: str) -> list[RecordedListChange]:
     """What public SQL patches of io500.org say of one list (often a list not public otherwise)."""
     return list(RecordedListChange.objects.filter(release=release, kind=kind).order_by("committed_on", "pk"))
+
+
+def release_bof_facts(*, release: Release) -> BofFacts | None:
+    """What the release's BoF slides say of its lists (counts, awarded systems), when recorded."""
+    return bof_facts().get(release.name)
 
 
 def list_entry_get(*, release_slug: str, kind: str, version: int, rank: int) -> ListEntry | None:

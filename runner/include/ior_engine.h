@@ -24,6 +24,7 @@ typedef struct {
   uint64_t transfer;  /* -t */
   uint64_t block;     /* -b */
   uint64_t segments;  /* -s */
+  bool unbounded;     /* -s=-1 (io500-sc26's random read): no segment cap, the stonewall ends the phase */
   int32_t seed;       /* -G */
   packet_t packet;    /* --dataPacketType */
   int deadline;       /* -D seconds, 0 = no stonewall */

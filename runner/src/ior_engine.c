@@ -130,6 +130,9 @@ static void write_log(const ior_job_t *job, const ior_result_t *res, const char 
   human_size(xfer, sizeof(xfer), (double)job->transfer);
   human_size(block, sizeof(block), (double)job->block);
   human_size(aggregate, sizeof(aggregate), (double)job->block * (double)job->segments * run.size);
+  if (job->unbounded) {
+    snprintf(aggregate, sizeof(aggregate), "-"); /* no geometry: -s=-1 */
+  }
   format_local_time(finished, sizeof(finished), "%a %b %e %H:%M:%S %Y");
   fprintf(f, "%s: IOR-compatible phase %s (MPI, POSIX)\n", RUNNER_VERSION, job->phase);
   fprintf(f, "Began               : %s\n", began);
@@ -141,7 +144,11 @@ static void write_log(const ior_job_t *job, const ior_result_t *res, const char 
   fprintf(f, "test filename       : %s\n", job->path);
   fprintf(f, "access              : %s\n", job->file_per_proc ? "file-per-process" : "single-shared-file");
   fprintf(f, "type                : independent\n");
-  fprintf(f, "segments            : %llu\n", (unsigned long long)job->segments);
+  if (job->unbounded) {
+    fprintf(f, "segments            : -1\n"); /* echoes the command's -s=-1 */
+  } else {
+    fprintf(f, "segments            : %llu\n", (unsigned long long)job->segments);
+  }
   fprintf(f, "ordering in a file  : %s\n", job->random ? "random" : "sequential");
   /* IOR echoes -C -Q as given (the registry compares the echo with the command): every ior-easy
      and ior-hard command carries -C -Q 1, ior-rnd4K-easy-read -C -Q 2 with a file per process and
@@ -231,7 +238,7 @@ ior_result_t ior_run_job(const ior_job_t *job) {
   char began[64];
   format_local_time(began, sizeof(began), "%a %b %e %H:%M:%S %Y");
 
-  uint64_t max_pairs = job->segments * transfers_per_block(job);
+  uint64_t max_pairs = job->unbounded ? UINT64_MAX : job->segments * transfers_per_block(job);
   uint64_t wearout_target = 0; /* reads: the count of the write phase */
   if (job->access == IOR_READ && job->stonewall_file) {
     int64_t stored = stonewall_load(job->stonewall_file);

@@ -532,7 +532,7 @@ static const rel_section_t sections_10[] = {
 static const rel_key_t script_keys_10[] = {{"find", "external-args"}, {NULL, NULL}};
 
 const release_t releases[] = {
-    {"main", sections_0, script_keys_0},
+    {"main, io500-sc26", sections_0, script_keys_0},
     {"io500-isc25_v1, io500-isc25, io500-isc25_v2, io500-sc25, io500-sc25_v1, io500-isc26_v1, io500-isc26, io500-isc26_v2", sections_1, script_keys_1},
     {"io500-sc22, io500-sc22_v2, io500-isc23, io500-isc24_v1, io500-sc23, io500-sc23_v1, io500-isc24_v2, io500-isc24, io500-isc24_v3, io500-sc24, io500-sc24_v1", sections_2, script_keys_2},
     {"io500-sc21, io500-sc21-scc, io500-sc21-scc_v1, io500-scc21, io500-isc22, io500-isc22_v1", sections_3, script_keys_3},

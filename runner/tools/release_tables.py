@@ -2,7 +2,8 @@
 
     python3 runner/tools/release_tables.py PATH_TO_IO500_IO500_GIT_CLONE > runner/src/releases.c
 
-For every tag io500-isc20* .. io500-isc26_v2 (and sc*, scc*) and `main` it reads, without building
+For every tag io500-isc20* .. io500-isc26_v2 (and sc*, scc*) and `main` it reads (io500-sc26, not in
+the clones read, is listed with main's table: TAGS_BEYOND_CLONE), without building
 anything, `src/phase-definitions.h` (the sections in the order the application writes them) and every
 `ini_option_t` table of `src/*.c` (name, type, default, mandatory), plus the keys that the release's
 `io500.sh` wrapper read from the same file but the C application never had. Tags with the same table
@@ -106,6 +107,14 @@ def read_table(repo: str, tag: str) -> Table:
     return Table(sections, tuple(script_keys))
 
 
+# Release tags that IO500/webpage names but the clone does not hold, with the table they are taken to
+# share. io500-sc26: cfs_sc26.php (IO500/webpage @7051569) names the tag; no fetched clone has it (main
+# 02091cf, 2026-07-22, is the newest), and the only later source seen (src/phase_ior_rnd4k_easy_read.c
+# @701fee6c3e06) changes the phase's IOR arguments, not its options, so its INI table is main's.
+# fixtures/io500_versions.json records the same.
+TAGS_BEYOND_CLONE = {"io500-sc26": "main"}
+
+
 def c_string(value: str | None) -> str:
     return "NULL" if value is None else json.dumps(value)
 
@@ -154,6 +163,7 @@ def main() -> None:
     out.append("const release_t releases[] = {")
     for index, (_, group_tags) in enumerate(ordered):
         names = sorted(group_tags, key=lambda t: (dates[t], t))
+        names += [tag for tag, like in TAGS_BEYOND_CLONE.items() if like in group_tags and tag not in tags]
         out.append(f"    {{{c_string(', '.join(names))}, sections_{index}, script_keys_{index}}},")
     out.append("};")
     out.append("const size_t release_count = sizeof(releases) / sizeof(releases[0]);")

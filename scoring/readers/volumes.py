@@ -184,7 +184,8 @@ def _ior_bytes(
         if mib is not None and mib >= 0:
             error = half_unit(text) + mib * FLOAT_RELATIVE
             return (mib - error) * MIB, (mib + error) * MIB, "aggs(MiB)"
-    if tasks and block and segments:
+    # io500-sc26's random read passes IOR -s=-1: no geometry to multiply.
+    if tasks and block and segments and segments > 0:
         return tasks * segments * block[0], tasks * segments * block[1], "geometry"
     return None, None, None
 

@@ -573,6 +573,8 @@ RELEASE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("io500-sc25", "io500-sc25_v1"),
     ("io500-isc26_v1",),
     ("io500-isc26", "io500-isc26_v2"),
+    # Its commit is not in the sources read (fixtures/io500_versions.json): placed after isc26 by date.
+    ("io500-sc26",),
 )
 _GROUP_OF = {tag: index for index, group in enumerate(RELEASE_GROUPS) for tag in group}
 
@@ -645,6 +647,19 @@ def _rnd4k_easy_read_segments(run: RunResult) -> bool | None:
     return {"10000000": True, "1000000": False}.get(segments or "")
 
 
+def _rnd4k_easy_read_sc26(run: RunResult) -> bool | None:
+    """io500-sc26's new random 4 KiB read (cfs_sc26.php; src/phase_ior_rnd4k_easy_read.c @701fee6c3e06)
+    passes -s=-1 and a third -z where isc25 .. isc26_v2 passed -s=10000000 (isc25_v1 -s=1000000) and two."""
+    phase = run.extra_phases.get("ior-rnd4K-easy-read")
+    if phase is None or not phase.command:
+        return None
+    command = CommandLine.parse(phase.command)
+    segments = command.value("-s")
+    if segments == "-1":
+        return command.tokens.count("-z") == 3 or None
+    return False if segments in ("10000000", "1000000") else None
+
+
 @dataclass(frozen=True)
 class Feature:
     what: str  # what the outputs show, for the message
@@ -681,6 +696,11 @@ FEATURES: tuple[Feature, ...] = (
         "ior-rnd4K-easy-read reading 10000000 segments (-s=10000000)",
         "io500-isc25",
         _rnd4k_easy_read_segments,
+    ),
+    Feature(
+        "io500-sc26's random 4 KiB read (ior-rnd4K-easy-read with -s=-1 and -z -z -z)",
+        "io500-sc26",
+        _rnd4k_easy_read_sc26,
     ),
 )
 

@@ -86,11 +86,46 @@ def test_release_dates_after_isc21_name_where_they_were_found():
     calendar = json.loads(Path(CALENDAR_FIXTURE).read_text(encoding="utf-8"))
     for entry in calendar["later_releases"]:
         source = entry["date_source"]
-        if entry["name"] == "SC26":
-            assert source.startswith("NOT FOUND")
-            continue
+        assert "NOT FOUND" not in source and "placeholder" not in source, entry["name"]
         assert f"bof_{entry['name'].lower()}.php" in source, entry["name"]
         assert entry["submission_deadline"] and entry["deadline_source"], entry["name"]
         assert datetime.date.fromisoformat(entry["submission_deadline"]) < datetime.date.fromisoformat(
             entry["date"]
         )
+
+
+def test_sc26_is_a_release_with_its_bof_date_deadline_and_stabilization_period():
+    calendar = json.loads(Path(CALENDAR_FIXTURE).read_text(encoding="utf-8"))
+    (sc26,) = [entry for entry in calendar["later_releases"] if entry["name"] == "SC26"]
+    assert (sc26["date"], sc26["submission_deadline"]) == ("2026-11-18", "2026-11-06")
+    assert sc26["stabilization"] == ["2026-10-02", "2026-10-16"]
+    assert "bof_sc26.php @9629a18" in sc26["date_source"] and "18 November 2026" in sc26["date_source"]
+    assert (
+        "cfs_sc26.php @7051569" in sc26["deadline_source"]
+        and "6 November 2026 AoE" in sc26["deadline_source"]
+    )
+    assert not any("placeholder" in line for line in calendar["about"])
+
+
+def test_sc26_accepts_io500_sc26_named_by_its_call():
+    sc26 = release_versions()["SC26"]
+    assert sc26.accepted[0] == "io500-sc26" and "io500-isc26_v2" in sc26.accepted
+    assert "cfs_sc26.php @7051569" in sc26.source
+    assert version_tag("io500-sc26") == "io500-sc26"
+    assert version_tag("io500-sc26-3-g0123456789ab") == "io500-sc26"
+
+
+def test_the_sc26_random_read_is_not_comparable_with_the_earlier_ones():
+    sc26 = Release(
+        name="SC26",
+        slug="sc26",
+        publication_date=datetime.date(2026, 11, 18),
+        accepted_versions=list(release_versions()["SC26"].accepted),
+    )
+    assert version_findings(run_of("io500-sc26", rnd4k=True), sc26) == []
+    findings = version_findings(run_of("io500-isc26_v2", rnd4k=True), sc26)
+    assert [(f.code, f.phase) for f in findings] == [("phase-not-comparable", "ior-rnd4K-easy-read")]
+    (warning,) = version_warnings(
+        [{"label": "A", "version": "io500-isc26_v2"}, {"label": "B", "version": "io500-sc26"}]
+    )
+    assert "ior-rnd4K-easy-read" in warning and "io500-sc26 (B)" in warning

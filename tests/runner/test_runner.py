@@ -632,3 +632,21 @@ def test_a_runner_result_uploaded_to_the_registry_is_known_as_the_bundled_runner
     )
     (candidate,) = [c for c in list_candidates(release=release) if c.submission_id == submission.pk]
     assert candidate.bundled_runner
+
+
+def test_a_configuration_in_the_io500_sc26_layout_runs_sc26s_random_read(normal_run: Run) -> None:
+    # The test configuration has main's sections, which io500-sc26 shares (runner/README.md), so the
+    # phase runs with io500-sc26's arguments: -z -z -z and -s=-1, -C -Q 2 with a file per process.
+    assert "Configuration of main, io500-sc26:" in normal_run.stdout
+    rnd = pairs(sections(normal_run.resdir / "result.txt")["ior-rnd4K-easy-read"])
+    assert " -r -D 2 -z -z -z -a POSIX " in rnd["exe"]
+    assert rnd["exe"].endswith(" -t=4096 -b=4096 -s=-1 -O stoneWallingWearOut=1 -C -Q 2")
+    assert float(rnd["score"]) > 0 and float(rnd["t_delta"]) >= 2
+    # Unscored as in the application: a '[      ]' summary line and no part of [SCORE].
+    summary = (normal_run.resdir / "result_summary.txt").read_text()
+    assert re.search(r"^\[      \]  ior-rnd4K-easy-read +[\d.]+ GiB/s : time [\d.]+ seconds$", summary, re.M)
+    log = (normal_run.resdir / "ior-rnd4K-easy-read.txt").read_text()
+    assert f"Command line        : {rnd['exe']}\n" in log
+    assert "segments            : -1\n" in log and "ordering in a file  : random\n" in log
+    run = verify(normal_run.resdir)[0].result
+    assert run.extra_phases["ior-rnd4K-easy-read"].value == pytest.approx(float(rnd["score"]))

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.data import submission_folder
+from tests.support.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
+
 pytestmark = pytest.mark.runner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -293,3 +296,34 @@ def test_a_full_file_system_stops_the_run_with_the_cause_and_no_score(built: Pat
     # No log, table or status file from the phase that stopped, and its data is gone.
     assert not (resdir / "ior-easy-write.txt").exists()
     assert not (resdir / "ior-easy.stonewall").exists()
+
+
+def test_only_the_io500_sc26_layout_gets_sc26s_random_read(built: Path, tmp_path: Path) -> None:
+    # io500-sc26 passes -z -z -z and -s=-1 (IO500/io500 src/phase_ior_rnd4k_easy_read.c @701fee6c3e06);
+    # a configuration with the [ior-rnd4K] sections of io500-isc25 .. isc26_v2 keeps their -z -z and
+    # -s=10000000.
+    commands = {}
+    for name, text in {
+        "sc26": GLOBAL + "[ior-easy]\nfilePerProc = TRUE\n",
+        "isc26_v2": (CONFIGS / "io500-isc26_v2-extended-sections.ini").read_text(),
+    }.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "config.ini").write_text(text)
+        done = mpirun(["config.ini", "--dry-run", f"--timestamp={TIMESTAMP}"], cwd=folder, np=1)
+        assert done.returncode == 0, done.stdout + done.stderr
+        result = (folder / "results" / TIMESTAMP / "result.txt").read_text()
+        section = result.split("[ior-rnd4K-easy-read]\n", 1)[1]
+        commands[name] = fields(section.split("\n\n", 1)[0])["exe"]
+    assert fields(check_config(tmp_path / "sc26" / "config.ini").stdout)["release"] == "main, io500-sc26"
+    assert " -z -z -z " in commands["sc26"] and " -s=-1 " in commands["sc26"]
+    assert " -z -z -a " in commands["isc26_v2"] and " -s=10000000 " in commands["isc26_v2"]
+
+
+def test_an_io500_sc26_config_ini_is_accepted_with_its_config_hash(built: Path, tmp_path: Path) -> None:
+    # The config.ini of an io500-sc26 run (tests/support/sc26_sample.py: main's layout) is chosen as
+    # main, io500-sc26, and the runner's config hash is the one its result.txt carries.
+    run = derive_sc26_run(submission_folder(SOURCE_SUBMISSION), tmp_path / "sc26")
+    checked = fields(check_config(run / "config.ini").stdout)
+    assert checked["release"] == "main, io500-sc26"
+    assert f"config-hash     = {checked['config-hash']}\n" in (run / "result.txt").read_text()

@@ -218,3 +218,17 @@ def test_an_empty_version_of_a_later_release_is_an_empty_string(submission: Subm
     assert run.version == ""  # "IO500 version  (standard)"
     assert run.mode == "standard"
     assert run.era is Era.C_SC21  # no tag to go by: the [run] header of result.txt places it
+
+
+def test_it_reads_the_new_random_read_of_an_io500_sc26_run(submission: Submission, tmp_path: Path) -> None:
+    from tests.support.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
+
+    (run,) = read_runs(derive_sc26_run(submission(SOURCE_SUBMISSION), tmp_path / "sc26"))
+    assert (run.version, run.era) == ("io500-sc26", Era.C_ISC25)
+    rnd = run.extra_phases["ior-rnd4K-easy-read"]
+    # The same lines as every release since isc25: a score line, a '[      ]' summary line, unscored.
+    assert (rnd.value, rnd.time_s, rnd.unit, rnd.scored) == (16.161684, 353.6668, GIB_PER_S, False)
+    command = rnd.command or ""
+    assert "-z -z -z" in command and "-s=-1" in command and command.endswith("-C -Q 2")
+    assert "ior-rnd4K-easy-read" not in run.phases
+    assert rnd.raw is not None  # its IOR log, with -s=-1 and no segment geometry

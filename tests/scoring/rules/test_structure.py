@@ -421,3 +421,45 @@ def test_a_new_key_before_the_run_section_is_caught(run_copy: MakeRun) -> None:
     run = run_copy(HONEST_RUNS["c-sc21"])
     write(run, "valid           = YES\n" + text(run))
     assert "result-section-order" in _errors(_only(run))
+
+
+# --- io500-sc26's random 4 KiB read ---------------------------------------------------------------
+def _sc26(submission: Callable[[int], Path], target: Path, version: str = "io500-sc26") -> Verification:
+    from tests.support.sc26_sample import SOURCE_SUBMISSION, derive_sc26_run
+
+    return _only(derive_sc26_run(submission(SOURCE_SUBMISSION), target, version))
+
+
+def test_an_io500_sc26_run_is_scored_without_its_random_read(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    verification = _sc26(submission, tmp_path / "sc26")
+    assert verification.valid, [f.message for f in verification.findings if f.severity is Severity.ERROR]
+    assert not _codes(verification) & STRUCTURE_CODES
+    # As in io500-sc26's src/main.c: the phase is group NO_SCORE, so the score, BW and the score hash
+    # are those of the twelve phases, the same as the io500-sc25 run it was derived from.
+    assert verification.score_matches and verification.computed.score == pytest.approx(273.836839, abs=1e-5)
+    assert "score-hash-verified" in _codes(verification)
+    # Its config.ini has io500-sc26's layout (main's: no [ior-rnd4K] / [ior-rnd1MB] sections).
+    assert "config-hash-verified" in _codes(verification)
+    assert (
+        "ior-rnd4K" not in verification.result.config and "ior-rnd4K-easy-read" in verification.result.config
+    )
+
+
+def test_the_sc26_random_read_under_an_older_tag_is_caught(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    # One release before io500-sc26: a build ahead of its tag; two: the claim is wrong.
+    assert "version-ahead-of-tag" in _codes(_sc26(submission, tmp_path / "a", "io500-isc26_v2"))
+    assert "version-contradicted" in _codes(_sc26(submission, tmp_path / "b", "io500-sc25"))
+
+
+def test_an_sc26_claim_with_the_old_random_read_is_caught(
+    submission: Callable[[int], Path], tmp_path: Path
+) -> None:
+    run = submission(762) / "results/2025.10.21-12.48.03"  # io500-sc25: -z -z, -s=10000000
+    copy = copy_run(run, tmp_path / "old")
+    relabel(copy, "io500-sc26")
+    codes = _codes(_only(copy))
+    assert "version-contradicted" in codes
