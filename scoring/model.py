@@ -246,7 +246,13 @@ class RunResult:
     version: str | None  # None when the era prints none; "" when the C app printed an empty one
     mode: str | None = None  # "standard" / "extended" (B3+)
     procs: int | None = None  # MPI ranks (result.txt [run] procs, or raw outputs)
-    nodes: int | None = None  # client nodes read from the raw outputs
+    nodes: int | None = None  # client nodes read from the raw outputs (None: no output prints them)
+    # Which output printed `nodes` ("ior-easy-write.txt"), and where `procs` came from ("result.txt").
+    nodes_source: str | None = None
+    procs_source: str | None = None
+    # When the run began by its own clocks: result.txt's `; START`, else the earliest clock a phase
+    # or a tool printed (local time of the run, to the second). None when no file prints a clock.
+    started: dt.datetime | None = None
     timestamp: str | None = None  # the run timestamp (result-dir basename), e.g. 2021.06.04-18.25.22
     phases: dict[str, Phase] = field(default_factory=dict)  # canonical name -> phase
     extra_phases: dict[str, Phase] = field(default_factory=dict)  # extended / unscored ones
