@@ -211,6 +211,14 @@ def _gap_decisions(submission_ids: list[int]) -> dict[int, list[tuple[list[str],
     return decisions
 
 
+def _ten_node_asked(row: dict[str, Any]) -> bool:
+    if row["source"] == Submission.Source.UPLOAD:
+        return bool(row["ten_node"])
+    if row["include_flag"] is None:  # no io500.org row: a raw folder of IO500/submission-data only
+        return True
+    return bool(row["declared_nodes"] == 10)
+
+
 def list_candidates(*, release: Release) -> list[Candidate]:
     """Every scored submission up to the release, shaped for the membership rules (one query, and
     one more for the committee's gap decisions when some run rests on summaries alone)."""
@@ -280,10 +288,9 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             client_nodes=row["nodes"],
             declared_nodes=row["declared_nodes"],
             # An upload asks for the 10-node lists at upload (the committee may change it); imported
-            # history asked the way io500.org decided it, by 10 declared client nodes.
-            ten_node_asked=(
-                row["ten_node"] if row["source"] == Submission.Source.UPLOAD else row["declared_nodes"] == 10
-            ),
+            # io500.org rows asked the way io500.org decided it, by 10 declared client nodes; a raw
+            # folder without an io500.org row asked nothing we know of, so its outputs alone decide.
+            ten_node_asked=_ten_node_asked(row),
             committee_accepted=(
                 row["source"] == Submission.Source.UPLOAD and row["review_state"] in LISTABLE_STATES
             ),

@@ -1,0 +1,59 @@
+"""10-node lists from SC21 on, reconstructed from the node counts the runs' own outputs show
+(issue 26, item 4): exactly 10 client nodes by IOR and mdtest, never by the declared description."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from registry.models import ListEntry, ListSnapshot, Release
+from submissions.models import Result, Submission
+from tests.support.data import shared_subset
+
+# 723 (GEFION, SC24, IOR "nodes : 10"), 726 (GEFION, SC24, 128 nodes), 777 (Marenostrum 5 GekkoFS:
+# 10 nodes, a result folder named result_466 that ran 2025-11-04 with io500-sc25).
+RAW = {"723", "726", "777"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_node_lists_are_rebuilt_from_the_outputs_node_counts(io500_data, tmp_path, settings):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    call_command("import_io500", str(shared_subset(io500_data, tmp_path, RAW)), stdout=io.StringIO())
+    runs = {number: Submission.objects.get(io500_id=int(number)) for number in RAW}
+    nodes = {
+        number: Result.objects.get(submission=run, is_primary=True).nodes for number, run in runs.items()
+    }
+    assert nodes == {"723": 10, "726": 128, "777": 10}
+
+    # The run of 2025-11-04 with io500-sc25 is SC25's (ISC25 never accepted that version).
+    assert runs["777"].release is not None and runs["777"].release.name == "SC25"
+    assert "2025-11-04 15:24:13" in runs["777"].published_record["placement"]
+
+    sc24 = ListSnapshot.objects.get(release__name="SC24", kind="ten-node")
+    assert sc24.provenance == ListSnapshot.Provenance.RECONSTRUCTED
+    listed = set(ListEntry.objects.filter(snapshot=sc24).values_list("submission_id", flat=True))
+    assert runs["723"].pk in listed and runs["726"].pk not in listed
+    assert "Reconstructed here from public raw data by our rules" in sc24.source
+    # Of SC24's runs only the two raw folders' show a count; the recorded rows have no raw output.
+    own = Submission.objects.filter(release__name="SC24", score__isnull=False).count()
+    assert f"2 of the {own} runs of SC24 have a node count their outputs show" in sc24.source
+
+    sc25 = ListSnapshot.objects.get(release__name="SC25", kind="ten-node")
+    assert set(ListEntry.objects.filter(snapshot=sc25).values_list("submission_id", flat=True)) >= {
+        runs["777"].pk
+    }
+    assert not ListEntry.objects.filter(snapshot__release__name="ISC25", submission=runs["777"]).exists()
+    # Every release from SC21 on has one, and shows it as a tab.
+    for release in Release.objects.filter(
+        publication_date__gte="2021-11-01", publication_date__lte="2025-12-31"
+    ):
+        assert ListSnapshot.objects.filter(release=release, kind="ten-node").exists(), release.name
+        assert "ten-node" in release.list_kinds
+
+    page = Client().get("/lists/sc24/ten-node/").content.decode()
+    assert 'data-provenance="reconstructed"' in page
+    assert re.search(r"2 of the \d+ runs of SC24 have a node count", page)
