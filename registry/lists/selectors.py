@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import CharField, Count, F, JSONField, Min, OuterRef, Q, QuerySet, Subquery, Value
@@ -116,6 +117,10 @@ def recorded_or(name: str, field: str) -> Coalesce:
     return Coalesce(NullIf(KT(f"recorded__{name}"), Value("")), F(field), output_field=CharField())
 
 
+def _primary_result() -> QuerySet[Result]:
+    return Result.objects.filter(submission=OuterRef("submission_id"), is_primary=True)
+
+
 def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
     """The rows of one list with everything a list page shows, in two joins-only queries at most."""
     return (
@@ -136,6 +141,9 @@ def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
             ),
             client_nodes=F("submission__system__client_nodes"),
             total_procs=F("submission__system__client_nodes") * F("submission__system__procs_per_node"),
+            # ... and what the run's own outputs print (None: no output says it, or no raw run).
+            run_nodes=Subquery(_primary_result().values("nodes")[:1]),
+            run_tasks=Subquery(_primary_result().values("procs")[:1]),
             first_release_date=F("submission__release__publication_date"),
             institution_type=institution_type(),
         )
@@ -211,7 +219,7 @@ def _gap_decisions(submission_ids: list[int]) -> dict[int, list[tuple[list[str],
     return decisions
 
 
-def _ten_node_asked(row: dict[str, Any]) -> bool:
+def _ten_node_asked(row: Mapping[str, Any]) -> bool:
     if row["source"] == Submission.Source.UPLOAD:
         return bool(row["ten_node"])
     if row["include_flag"] is None:  # no io500.org row: a raw folder of IO500/submission-data only

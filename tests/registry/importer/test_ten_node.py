@@ -57,3 +57,25 @@ def test_ten_node_lists_are_rebuilt_from_the_outputs_node_counts(io500_data, tmp
     page = Client().get("/lists/sc24/ten-node/").content.decode()
     assert 'data-provenance="reconstructed"' in page
     assert re.search(r"2 of the \d+ runs of SC24 have a node count", page)
+
+    # The counts are shown where the runs are: list rows (under the declared ones), the submission
+    # page with the file that printed them, the compare page.
+    row = re.search(rf'<tr data-submission="{runs["723"].pk}".*?</tr>', page, re.S)
+    assert row is not None
+    assert (
+        'data-role="run-nodes" title="Client nodes as the run&#x27;s own outputs print them">run 10<'
+        in row[0]
+    )
+    assert ">run 1280</span>" in row[0]
+    # Every entry of a 10-node list has a count; the Full list also holds io500.org's recorded rows.
+    full = Client().get("/lists/sc24/full/").content.decode()
+    recorded = re.search(r'<tr data-submission="(\d+)"[^>]*>(?:(?!</tr>).)*run \?</span>', full, re.S)
+    assert recorded is not None and int(recorded[1]) not in {run.pk for run in runs.values()}
+    detail = Client().get(f"/submissions/{runs['777'].pk}/").content.decode()
+    counts = re.search(r'data-role="run-counts">(.*?)</p>', detail, re.S)
+    assert counts is not None
+    assert "<strong>10 client nodes</strong>" in counts[1] and "<strong>320 tasks</strong>" in counts[1]
+    assert "(<code>result.txt</code>)" in counts[1]
+    assert "started 2025-11-04 15:24:13 by its own clock" in detail
+    compare = Client().get(f"/compare/?ids={runs['723'].pk},{runs['726'].pk}").content.decode()
+    assert "10 nodes, 1280 tasks" in compare and "128 nodes, 12288 tasks" in compare
