@@ -91,7 +91,9 @@ def import_reconstructed(data: IO500Data, releases: dict[str, Release]) -> list[
             built.append(
                 _publish(release, kind, rank_candidates(kind, candidates, list_window(release, kind)), source)
             )
-        if (release.name, TEN_NODE_KIND) not in existing:
+        # A release no public run belongs to gets no 10-node list: it would be the previous release's
+        # under a new name.
+        if (release.name, TEN_NODE_KIND) not in existing and ten_node_counts(release, candidates)[1]:
             built.append(_reconstruct_ten_node(release, candidates))
     return built
 

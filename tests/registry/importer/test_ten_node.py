@@ -47,6 +47,8 @@ def test_ten_node_lists_are_rebuilt_from_the_outputs_node_counts(io500_data, tmp
         runs["777"].pk
     }
     assert not ListEntry.objects.filter(snapshot__release__name="ISC25", submission=runs["777"]).exists()
+    # A release no public run belongs to (ISC26, SC26 in the public data) gets none.
+    assert not ListSnapshot.objects.filter(release__name__in=("ISC26", "SC26"), kind="ten-node").exists()
     # Every release from SC21 on has one, and shows it as a tab.
     for release in Release.objects.filter(
         publication_date__gte="2021-11-01", publication_date__lte="2025-12-31"
@@ -57,6 +59,8 @@ def test_ten_node_lists_are_rebuilt_from_the_outputs_node_counts(io500_data, tmp
     page = Client().get("/lists/sc24/ten-node/").content.decode()
     assert 'data-provenance="reconstructed"' in page
     assert re.search(r"2 of the \d+ runs of SC24 have a node count", page)
+    # No committee awarded or accepted anything on a reconstructed list: no awards, no "accepted for".
+    assert 'data-role="awards"' not in page and "accepted for SC24" not in page
 
     # The counts are shown where the runs are: list rows (under the declared ones), the submission
     # page with the file that printed them, the compare page.
