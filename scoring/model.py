@@ -175,6 +175,9 @@ class RawOutput:
     command: str | None = None
     nodes: int | None = None
     tasks: int | None = None
+    # mdtest's `Nodemap:` (3.3+): how many ranks it marks as sharing rank 0's host (a hostname test,
+    # unlike the node count of the launch line).
+    node_map_ones: int | None = None
     value: float | None = None  # the phase value recomputed from the raw output, in the phase unit
     time_s: float | None = None
     errors: int | None = None  # IOR data-verification / I/O errors
