@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 from scoring.model import RunResult
 from scoring.readers.locate import read_runs
 from tests.scoring.corpus import data_root
+
+Submission = Callable[[int], Path]
 
 FOLDERS = sorted(
     path for path in (data_root() / "submissions").iterdir() if path.name.startswith("submission-")
@@ -22,14 +26,14 @@ def _runs() -> list[RunResult]:
     return runs
 
 
-def test_the_start_comment_dates_a_run_whose_folder_name_is_no_timestamp(submission) -> None:
+def test_the_start_comment_dates_a_run_whose_folder_name_is_no_timestamp(submission: Submission) -> None:
     # results/result_466: result.txt "; START 2025-11-04 15:24:13", a folder name that is no clock.
     (run,) = read_runs(submission(777))
     assert run.timestamp is None
     assert run.started == dt.datetime(2025, 11, 4, 15, 24, 13)
 
 
-def test_a_c_app_run_counts_nodes_and_tasks_from_its_tools(submission) -> None:
+def test_a_c_app_run_counts_nodes_and_tasks_from_its_tools(submission: Submission) -> None:
     # Narval: IOR prints "nodes : 640", "tasks : 640", "clients per node : 1"; mdtest "640 total
     # task(s) on 640 node(s)". One process per node is a real count, not a guess. io500-sc21's
     # result.txt has no `procs` line, so the tasks come from a tool too.
@@ -40,13 +44,13 @@ def test_a_c_app_run_counts_nodes_and_tasks_from_its_tools(submission) -> None:
     assert run.started == dt.datetime(2021, 10, 20, 18, 11, 23)
 
 
-def test_result_txt_procs_is_the_task_count_when_it_is_printed(submission) -> None:
+def test_result_txt_procs_is_the_task_count_when_it_is_printed(submission: Submission) -> None:
     # io500-sc24 prints `procs = 3840` in [run]; IOR agrees with 240 nodes of 16 tasks.
     run = next(run for run in read_runs(submission(714)) if run.path != ".")
     assert (run.nodes, run.procs, run.procs_source) == (240, 3840, "result.txt")
 
 
-def test_a_script_era_run_takes_its_tasks_from_the_tools(submission) -> None:
+def test_a_script_era_run_takes_its_tasks_from_the_tools(submission: Submission) -> None:
     # io500.sh era: no result.txt; mdtest 1.9.3 "was launched with 16 total task(s) on 16 node(s)".
     (run,) = read_runs(submission(135))
     assert (run.nodes, run.procs) == (16, 16)
@@ -54,7 +58,7 @@ def test_a_script_era_run_takes_its_tasks_from_the_tools(submission) -> None:
     assert run.started is not None and run.started.date() == dt.date(2018, 8, 28)
 
 
-def test_a_summary_only_run_has_no_count_whatever_the_description_says(submission) -> None:
+def test_a_summary_only_run_has_no_count_whatever_the_description_says(submission: Submission) -> None:
     # submission-714's top-level result_summary.txt is the only file of that run: no tool output.
     summary_only = next(run for run in read_runs(submission(714)) if run.path == ".")
     assert summary_only.nodes is None and summary_only.nodes_source is None
@@ -91,7 +95,7 @@ def test_every_count_of_the_corpus_comes_from_an_output_that_printed_it() -> Non
     assert total["shell"] == 43 and total["c-isc21"] == 7
 
 
-def test_a_node_count_the_node_map_contradicts_is_not_known(submission) -> None:
+def test_a_node_count_the_node_map_contradicts_is_not_known(submission: Submission) -> None:
     # submission-12 (ISC20 script half): IOR 3.3 "nodes : 420", "tasks : 420", "clients per node : 1"
     # and mdtest "420 total task(s) on 420 node(s)", but mdtest's Nodemap marks 42 ranks on rank 0's
     # host (ranks placed round-robin). The declared 10 nodes are not taken instead.
