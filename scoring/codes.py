@@ -582,6 +582,7 @@ CODES: dict[str, Code] = {
     "read-member-unsafe": Code(WARNING, READ_NOTE),
     "read-member-link": Code(WARNING, READ_NOTE),
     "read-member-special": Code(INFO, READ_NOTE),
+    "read-nodes-contradicted": Code(WARNING, READ_NOTE),
     "read-member-too-large": Code(WARNING, READ_NOTE),
     "read-nested-archive": Code(INFO, READ_NOTE),
     "read-file-binary": Code(WARNING, READ_NOTE),

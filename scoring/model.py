@@ -175,6 +175,9 @@ class RawOutput:
     command: str | None = None
     nodes: int | None = None
     tasks: int | None = None
+    # mdtest's `Nodemap:` (3.3+): how many ranks it marks as sharing rank 0's host (a hostname test,
+    # unlike the node count of the launch line).
+    node_map_ones: int | None = None
     value: float | None = None  # the phase value recomputed from the raw output, in the phase unit
     time_s: float | None = None
     errors: int | None = None  # IOR data-verification / I/O errors
@@ -246,7 +249,13 @@ class RunResult:
     version: str | None  # None when the era prints none; "" when the C app printed an empty one
     mode: str | None = None  # "standard" / "extended" (B3+)
     procs: int | None = None  # MPI ranks (result.txt [run] procs, or raw outputs)
-    nodes: int | None = None  # client nodes read from the raw outputs
+    nodes: int | None = None  # client nodes read from the raw outputs (None: no output prints them)
+    # Which output printed `nodes` ("ior-easy-write.txt"), and where `procs` came from ("result.txt").
+    nodes_source: str | None = None
+    procs_source: str | None = None
+    # When the run began by its own clocks: result.txt's `; START`, else the earliest clock a phase
+    # or a tool printed (local time of the run, to the second). None when no file prints a clock.
+    started: dt.datetime | None = None
     timestamp: str | None = None  # the run timestamp (result-dir basename), e.g. 2021.06.04-18.25.22
     phases: dict[str, Phase] = field(default_factory=dict)  # canonical name -> phase
     extra_phases: dict[str, Phase] = field(default_factory=dict)  # extended / unscored ones

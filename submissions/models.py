@@ -304,8 +304,15 @@ class Result(models.Model):
     # NULL (the era prints no version) and "" (the C app printed an empty one) mean different things.
     version = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
     mode = models.CharField(max_length=16, blank=True)
+    # Tasks and client nodes as the run's own outputs print them (never the declared description):
+    # None when no output says it. The *_source fields name the file that said it.
     procs = models.PositiveIntegerField(null=True, blank=True)
     nodes = models.PositiveIntegerField(null=True, blank=True)
+    procs_source = models.CharField(max_length=255, blank=True)
+    nodes_source = models.CharField(max_length=255, blank=True)
+    # When the run began by its own clocks, "YYYY-MM-DD HH:MM:SS" in the run's local time, whose zone
+    # no output names (so no timezone-aware datetime); "" when no file prints a clock.
+    started = models.CharField(max_length=19, blank=True)
     timestamp = models.CharField(max_length=64, blank=True)
     claimed_bw = models.FloatField(null=True, blank=True)
     claimed_md = models.FloatField(null=True, blank=True)

@@ -224,6 +224,9 @@ def compare_data(*, heads: list[SubmissionHead]) -> dict[str, Any]:
                 "url": reverse("submissions:detail", args=[head.pk]),
                 "era": configs.get(head.pk, {}).get("era"),
                 "version": configs.get(head.pk, {}).get("version"),
+                # Client nodes and tasks as the run's own outputs print them (None: not known).
+                "nodes": configs.get(head.pk, {}).get("nodes"),
+                "tasks": configs.get(head.pk, {}).get("procs"),
             }
             for head in heads
         ]

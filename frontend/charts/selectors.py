@@ -143,10 +143,13 @@ def primary_phase_rows(*, submission_id: int, fields: tuple[str, ...]) -> list[d
 
 
 def primary_configs(*, submission_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-    rows = Result.objects.filter(submission_id__in=list(submission_ids), is_primary=True).values_list(
-        "submission_id", "config", "era", "version"
+    rows = Result.objects.filter(submission_id__in=list(submission_ids), is_primary=True).values(
+        "submission_id", "config", "era", "version", "nodes", "procs"
     )
-    return {pk: {"config": config, "era": era, "version": version} for pk, config, era, version in rows}
+    return {
+        row["submission_id"]: {key: value for key, value in row.items() if key != "submission_id"}
+        for row in rows
+    }
 
 
 def context_snapshot_for(*, submission_id: int, release_id: int | None) -> dict[str, Any] | None:

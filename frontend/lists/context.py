@@ -100,10 +100,32 @@ def unpublished_reason(release: Release, kind: str) -> str:
         f"io500.org's {kind_label(kind)} list of {release.name} is not in any public file, and the "
         "registry does not rebuild it: "
     )
+    rebuilt = ListSnapshot.objects.filter(
+        release=release, kind=ListKind.TEN_NODE, provenance=ListSnapshot.Provenance.RECONSTRUCTED
+    ).exists()
+    ten_node_note = (
+        f" The {kind_label(ListKind.TEN_NODE)} list of this release is reconstructed from the node "
+        "counts the runs' own outputs print, Production and Research together."
+        if kind in TEN_NODE_KINDS and rebuilt
+        else ""
+    )
     if kind in PRODUCTION_KINDS:
-        return missing + (
-            "only the committee's decisions put a run on it (a production system, rated Fully "
-            "Reproducible), and those decisions are not public."
+        return (
+            missing
+            + (
+                "only the committee's decisions put a run on it (a production system, rated Fully "
+                "Reproducible), and those decisions are not public."
+            )
+            + ten_node_note
+        )
+    if kind == ListKind.TEN_NODE_RESEARCH:
+        return (
+            missing
+            + (
+                "a run belongs on it only once the committee has decided it is not a Production run, "
+                "and those decisions are not public."
+            )
+            + ten_node_note
         )
     if kind in RESEARCH_KINDS or kind == ListKind.IO500:
         return missing + (
@@ -113,8 +135,8 @@ def unpublished_reason(release: Release, kind: str) -> str:
         )
     if kind in TEN_NODE_KINDS:
         return missing + (
-            "it needs each run's client-node count, which io500.org's public list data does not "
-            "hold for most entries, and the committee's list decisions."
+            "no run of the public data that belongs to it shows its client-node count in its own "
+            "outputs, and io500.org's list data does not hold one for most entries."
         )
     return missing + "the public data does not hold what it needs."
 
@@ -138,7 +160,7 @@ def home_context(release: Release) -> dict[str, Any]:
                         "label": kind_label(kind),
                         "url": reverse("frontend:list", kwargs={"release": later.slug, "kind": kind}),
                     }
-                    for kind in (ListKind.FULL, ListKind.HISTORICAL)
+                    for kind in (ListKind.TEN_NODE, ListKind.FULL, ListKind.HISTORICAL)
                     if (later.name, kind.value) in reconstructed
                 ],
             }

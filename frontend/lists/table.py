@@ -54,6 +54,18 @@ def custom_number(value: float | None) -> str:
     return f"{value:.3g}"
 
 
+def _counted(declared: Any, run: Any, what: str) -> str:
+    """A declared count with the run's own below it: what its outputs print, or that none does."""
+    if run is None:
+        title = f"No output of this run prints its {what} (or its raw files are not public)"
+        shown = "?"
+    else:
+        title = f"{what.capitalize()} as the run&#x27;s own outputs print them"
+        shown = _text(run)
+    role = "run-nodes" if what == "client nodes" else "run-tasks"
+    return f'{_text(declared)}<span class="run-count" data-role="{role}" title="{title}">run {shown}</span>'
+
+
 NEW_BADGE = (
     ' <span class="badge badge-new" data-role="new" title="Not on the previous list of this kind">new</span>'
 )
@@ -72,6 +84,8 @@ def row_html(
     system = _text(row.get("system")) or "(unnamed)"
     new = NEW_BADGE if pk in new_ids else ""
     rank = _text(row.get("rank"))
+    nodes = _counted(row.get("client_nodes"), row.get("run_client_nodes"), "client nodes")
+    tasks = _counted(row.get("total_procs"), row.get("run_tasks"), "tasks")
     cells = [
         # A box per row of the list's compare form (frontend/_list_body.html): tick 2 to 5, compare.
         f'<td class="col-compare"><input type="checkbox" name="id" value="{pk}" form="compare-form"'
@@ -87,8 +101,8 @@ def row_html(
         f'<td class="col-system"><a href="{href}">{system}</a>{new}</td>',
         f'<td class="col-storage_vendor">{_text(row.get("storage_vendor"))}</td>',
         f'<td class="col-filesystem">{_text(row.get("filesystem"))}</td>',
-        f'<td class="num col-client_nodes">{_text(row.get("client_nodes"))}</td>',
-        f'<td class="num col-total_procs">{_text(row.get("total_procs"))}</td>',
+        f'<td class="num col-client_nodes">{nodes}</td>',
+        f'<td class="num col-total_procs">{tasks}</td>',
         f'<td class="num col-score">{two_decimals(row.get("score"))}</td>',
         f'<td class="num col-bw">{two_decimals(row.get("bw"))}</td>',
         f'<td class="num col-md">{two_decimals(row.get("md"))}</td>',

@@ -2,8 +2,8 @@
 
 A folder whose id is an imported io500.org row is attached to that row. Any other folder (SC21 and
 later, whose list data is not public) becomes a new imported row: institution, system and file system
-come from the folder path (index.csv) and the release is inferred from the run timestamp (see
-`infer_release`).
+come from the folder path (index.csv) and the release from what the run says: when it ran and with
+which version (see `place_run`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from django.db import transaction
 
 from registry.importer.source import RawFolder
 from registry.models import Release
+from registry.versions import version_tag
+from scoring.model import ReadError
+from scoring.readers.locate import read_runs
 from submissions.models import Archive, Institution, ReviewState, StorageSystem, Submission, SystemDescription
 
 # The IO500 result directory name (both the shell script and the C app): 2023.04.26-13.56.52.
@@ -70,25 +73,98 @@ def _dates_in(text: str) -> list[datetime.date]:
     return dates
 
 
-def infer_release(folder: RawFolder, releases: list[Release]) -> Release:
-    """The first release published after the (earliest) run, as the run could not be on an earlier list.
+@dataclass(frozen=True)
+class RunClock:
+    """What a folder's runs say about when they ran and with which IO500 version."""
 
-    Without a run timestamp the year folder is all we know: the first release of that year. A run
-    newer than every release goes to the newest one.
+    day: datetime.date | None
+    said_by: str  # where `day` comes from, in words
+    tag: str | None  # the release tag the run's printed version was built from
+
+
+@dataclass(frozen=True)
+class Placement:
+    release: Release
+    reason: str  # why this release, in words (stored on the imported row, printed by the import)
+
+
+def run_clock(folder: Path) -> RunClock:
+    """The earliest run of the folder: the result folder's timestamp name, else the run's own clocks
+    (result.txt's `; START`, a phase's t_start, a tool's start line), with the version it printed."""
+    try:
+        runs = read_runs(folder)
+    except ReadError:
+        runs = []
+    dated: list[tuple[datetime.date, str, str | None]] = []
+    for run in runs:
+        tag = version_tag(run.version)
+        named = _dates_in(run.timestamp or "")
+        if named:
+            dated.append((named[0], f"the run's folder name {run.timestamp}", tag))
+        elif run.started is not None:
+            dated.append((run.started.date(), f"the run's own clock ({run.started:%Y-%m-%d %H:%M:%S})", tag))
+    if dated:
+        day, said_by, tag = min(dated, key=lambda item: item[0])
+        return RunClock(day=day, said_by=said_by, tag=tag)
+    # No run could be read: a timestamp in a file name or a result file's text is all there is.
+    dates = run_dates(folder)
+    tags = [version_tag(run.version) for run in runs]
+    tag = next((found for found in tags if found), None)
+    if dates:
+        return RunClock(day=min(dates), said_by="a run timestamp in the folder's files", tag=tag)
+    return RunClock(day=None, said_by="no run clock", tag=tag)
+
+
+def _accepts(release: Release, tag: str | None) -> bool:
+    # A release without recorded versions (before ISC20) and a run that names no tag are not refused.
+    return tag is None or not release.accepted_versions or tag in release.accepted_versions
+
+
+# Deadlines are "Anywhere on Earth" (UTC-12) and a run's clocks are the local time of its site, at
+# most UTC+14: a local day can be one calendar day past the AoE day that is still open.
+LOCAL_DAY_AHEAD = datetime.timedelta(days=1)
+
+
+def call_open_on(release: Release, day: datetime.date) -> bool:
+    """Was the release's call still open on a run's local `day` (its deadline, else its BoF day)?"""
+    return day - LOCAL_DAY_AHEAD <= release.closes_on
+
+
+def place_run(clock: RunClock, year: int, releases: list[Release]) -> Placement:
+    """The first release whose call was still open on the run's day (its deadline, else its
+    publication day) and that accepted the run's version.
+
+    A run cannot be on a list whose call closed before it ran (a local day one past the AoE deadline
+    may still be inside it), nor on one that did not accept its version. When no open call accepted
+    the version, the run goes to the first open call and the reason says so; a run newer than every
+    call goes to the newest release. Without any run clock the year folder is all we know: the first
+    release of that year that accepted the version.
     """
     ordered = sorted(releases, key=lambda release: release.publication_date)
-    dates = run_dates(folder.path)
-    if dates:
-        run_day = min(dates)
-        for release in ordered:
-            if release.publication_date > run_day:
-                return release
-        return ordered[-1]
-    same_year = [release for release in ordered if release.publication_date.year == folder.year]
-    if same_year:
-        return same_year[0]
-    later = [release for release in ordered if release.publication_date.year > folder.year]
-    return later[0] if later else ordered[-1]
+    tag_words = f"version {clock.tag}" if clock.tag else "no version tag"
+    if clock.day is None:
+        same_year = [release for release in ordered if release.publication_date.year == year]
+        later = [release for release in ordered if release.publication_date.year > year]
+        pool = same_year or later or ordered[-1:]
+        chosen = next((release for release in pool if _accepts(release, clock.tag)), pool[0])
+        return Placement(chosen, f"no run clock; the year folder {year} and {tag_words}")
+    open_calls = [release for release in ordered if call_open_on(release, clock.day)]
+    when = f"ran {clock.day.isoformat()} by {clock.said_by}, {tag_words}"
+    if not open_calls:
+        return Placement(ordered[-1], f"{when}: after every call, so the newest release")
+    accepting = [release for release in open_calls if _accepts(release, clock.tag)]
+    if accepting:
+        chosen = accepting[0]
+        return Placement(chosen, f"{when}: the first call open then that accepted it ({chosen.name})")
+    return Placement(
+        open_calls[0],
+        f"{when}: no release whose call was open then accepted {clock.tag}, so the first open call "
+        f"({open_calls[0].name})",
+    )
+
+
+def infer_release(folder: RawFolder, releases: list[Release]) -> Release:
+    return place_run(run_clock(folder.path), folder.year, releases).release
 
 
 def pack_folder(folder: Path) -> bytes:
@@ -111,16 +187,18 @@ def new_imported_row(folder: RawFolder, releases: list[Release]) -> Submission:
     system, _ = StorageSystem.objects.get_or_create(
         name=folder.system, institution=institution, filesystem_type=folder.filesystem
     )
+    placement = place_run(run_clock(folder.path), folder.year, releases)
     submission = Submission.objects.create(
         source=Submission.Source.IMPORT,
         review_state=ReviewState.PUBLISHED,
         io500_id=folder.io500_id,
-        release=infer_release(folder, releases),
+        release=placement.release,
         storage_system=system,
         published_record={
             "source_path": f"{folder.institution}/{folder.system}/{folder.filesystem}/{folder.year}/"
             f"submission-{folder.io500_id}",
             "year": folder.year,
+            "placement": placement.reason,
         },
     )
     SystemDescription.objects.create(

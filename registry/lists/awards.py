@@ -110,8 +110,10 @@ def snapshot_award_entries(snapshot: ListSnapshot) -> list[AwardEntry]:
 
 
 def snapshot_awards(snapshot: ListSnapshot) -> tuple[Award, ...]:
-    """The awards of a published (or superseded) list; a draft has none yet, and an unawarded kind
-    costs no query."""
+    """The awards of a published (or superseded) list; a draft has none yet, a list the registry
+    reconstructed none (no committee awarded anything on it), and an unawarded kind costs no query."""
+    if snapshot.provenance == ListSnapshot.Provenance.RECONSTRUCTED:
+        return ()
     if not snapshot.is_frozen or snapshot.kind not in AWARDED_KINDS:
         return ()
     return list_awards(snapshot.kind, snapshot_award_entries(snapshot))

@@ -191,7 +191,8 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
         before,
         after,
         previous_label=snapshot_label(previous),
-        release=snapshot.release.name,
+        # No committee accepted the runs of a reconstructed list: its new runs are only "a run of" it.
+        release="" if snapshot.provenance == ListSnapshot.Provenance.RECONSTRUCTED else snapshot.release.name,
         removed_reasons=removed,
         added_reasons=added,
         unexplained=NOT_EXPLAINED_BY_IO500

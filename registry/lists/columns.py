@@ -119,6 +119,26 @@ IDENTITY_COLUMNS = (
     Column("output_format", TEXT, "The IO500 output era the scoring engine read (e.g. c-isc25, shell)."),
     Column("run_mode", TEXT, "standard or extended, as the run's output says."),
     Column("run_timestamp", TEXT, "When the run started, as its output names it."),
+    Column(
+        "run_started",
+        TEXT,
+        "When the run began by its own clocks (result.txt's START line, else the earliest phase or tool "
+        "clock), YYYY-MM-DD HH:MM:SS in the run's local time (empty: no file prints a clock).",
+    ),
+    Column(
+        "run_client_nodes",
+        INTEGER,
+        "Client nodes as the run's own outputs print them (IOR's nodes line, mdtest's launch line); "
+        "empty when no output says it. client_nodes is the declared count.",
+    ),
+    Column("run_client_nodes_source", TEXT, "The output file that printed run_client_nodes."),
+    Column(
+        "run_tasks",
+        INTEGER,
+        "MPI tasks as the run's own outputs print them (result.txt procs, else IOR/mdtest); empty when "
+        "no output says it.",
+    ),
+    Column("run_tasks_source", TEXT, "The output file that printed run_tasks."),
 )
 
 # Every phase the IO500 application runs, in its order: the twelve scored ones, the unscored

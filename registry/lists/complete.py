@@ -95,6 +95,11 @@ RUN_COLUMN_NAMES = (
     "output_format",
     "run_mode",
     "run_timestamp",
+    "run_started",
+    "run_client_nodes",
+    "run_client_nodes_source",
+    "run_tasks",
+    "run_tasks_source",
     *(column.name for column in (*IO500_ORG_COLUMNS, *PHASE_COLUMNS, *SYSTEM_COLUMNS)),
 )
 
@@ -162,7 +167,18 @@ def run_details(submission_ids: Iterable[int]) -> dict[int, RunDetails]:
     runs: dict[int, dict[str, Any]] = {
         row["submission_id"]: dict(row)
         for row in Result.objects.filter(submission_id__in=public, is_primary=True).values(
-            "submission_id", "version", "era", "mode", "timestamp", "basis_level", "summary_only_phases"
+            "submission_id",
+            "version",
+            "era",
+            "mode",
+            "timestamp",
+            "started",
+            "nodes",
+            "nodes_source",
+            "procs",
+            "procs_source",
+            "basis_level",
+            "summary_only_phases",
         )
     }
     phases: dict[int, list[tuple[str, float | None, str, float | None]]] = {pk: [] for pk in public}
@@ -220,6 +236,11 @@ def run_columns(details: RunDetails | None) -> dict[str, Any]:
         "output_format": run.get("era"),
         "run_mode": run.get("mode") or None,
         "run_timestamp": run.get("timestamp") or None,
+        "run_started": run.get("started") or None,
+        "run_client_nodes": run.get("nodes"),
+        "run_client_nodes_source": run.get("nodes_source") or None,
+        "run_tasks": run.get("procs"),
+        "run_tasks_source": run.get("procs_source") or None,
     }
     for column in IO500_ORG_COLUMNS:
         derived = column.name in IO500_ORG_DERIVED

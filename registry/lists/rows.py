@@ -78,7 +78,16 @@ ROW_COLUMNS = {
     "submitter_first_name": F("submission__submitter__first_name"),
     "submitter_last_name": F("submission__submitter__last_name"),
 }
-ANNOTATED_COLUMNS = ("institution_name", "system_name", "vendor", "filesystem", "client_nodes", "total_procs")
+ANNOTATED_COLUMNS = (
+    "institution_name",
+    "system_name",
+    "vendor",
+    "filesystem",
+    "client_nodes",
+    "total_procs",
+    "run_nodes",
+    "run_tasks",
+)
 REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibility.choices}
 
 
@@ -107,6 +116,9 @@ def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
         "filesystem": values["filesystem"],
         "client_nodes": values["client_nodes"],
         "total_procs": values["total_procs"],
+        # The counts the run's own outputs print, beside the declared ones (the page shows both).
+        "run_client_nodes": values["run_nodes"],
+        "run_tasks": values["run_tasks"],
         "score": values["score"],
         "bw": values["bw"],
         "md": values["md"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import CharField, Count, F, JSONField, Min, OuterRef, Q, QuerySet, Subquery, Value
@@ -117,6 +118,10 @@ def recorded_or(name: str, field: str) -> Coalesce:
     return Coalesce(NullIf(KT(f"recorded__{name}"), Value("")), F(field), output_field=CharField())
 
 
+def _primary_result() -> QuerySet[Result]:
+    return Result.objects.filter(submission=OuterRef("submission_id"), is_primary=True)
+
+
 def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
     """The rows of one list with everything a list page shows, in two joins-only queries at most."""
     return (
@@ -137,6 +142,9 @@ def list_entries(*, snapshot: ListSnapshot) -> QuerySet[ListEntry]:
             ),
             client_nodes=F("submission__system__client_nodes"),
             total_procs=F("submission__system__client_nodes") * F("submission__system__procs_per_node"),
+            # ... and what the run's own outputs print (None: no output says it, or no raw run).
+            run_nodes=Subquery(_primary_result().values("nodes")[:1]),
+            run_tasks=Subquery(_primary_result().values("procs")[:1]),
             first_release_date=F("submission__release__publication_date"),
             institution_type=institution_type(),
         )
@@ -212,6 +220,14 @@ def _gap_decisions(submission_ids: list[int]) -> dict[int, list[tuple[list[str],
     return decisions
 
 
+def _ten_node_asked(row: Mapping[str, Any]) -> bool:
+    if row["source"] == Submission.Source.UPLOAD:
+        return bool(row["ten_node"])
+    if row["include_flag"] is None:  # no io500.org row: a raw folder of IO500/submission-data only
+        return True
+    return bool(row["declared_nodes"] == 10)
+
+
 def list_candidates(*, release: Release) -> list[Candidate]:
     """Every scored submission up to the release, shaped for the membership rules (one query, and
     one more for the committee's gap decisions when some run rests on summaries alone)."""
@@ -281,10 +297,9 @@ def list_candidates(*, release: Release) -> list[Candidate]:
             client_nodes=row["nodes"],
             declared_nodes=row["declared_nodes"],
             # An upload asks for the 10-node lists at upload (the committee may change it); imported
-            # history asked the way io500.org decided it, by 10 declared client nodes.
-            ten_node_asked=(
-                row["ten_node"] if row["source"] == Submission.Source.UPLOAD else row["declared_nodes"] == 10
-            ),
+            # io500.org rows asked the way io500.org decided it, by 10 declared client nodes; a raw
+            # folder without an io500.org row asked nothing we know of, so its outputs alone decide.
+            ten_node_asked=_ten_node_asked(row),
             committee_accepted=(
                 row["source"] == Submission.Source.UPLOAD and row["review_state"] in LISTABLE_STATES
             ),

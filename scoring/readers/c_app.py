@@ -6,6 +6,7 @@ invalid markers. Either file alone is enough to read a run.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ from scoring.model import Era, Finding, Phase, RunResult, Score
 from scoring.readers.files import RunFiles
 from scoring.readers.ini import IniDocument, IniSection, parse_ini
 from scoring.readers.lines import shown, too_long, too_long_note
-from scoring.readers.numbers import to_count, to_float, to_int
+from scoring.readers.numbers import to_clock, to_count, to_float, to_int
 from scoring.readers.phases import (
     attach_details,
     checked_value,
@@ -241,8 +242,20 @@ def read_c_app(files: RunFiles) -> RunResult:
     run.files = files.all_names
     run.irregular = dict(files.irregular)
     run.read_notes = notes
+    run.started = _start_comment(ini)
     fill_scale(run)
     return run
+
+
+def _start_comment(ini: IniDocument | None) -> dt.datetime | None:
+    """The `; START YYYY-MM-DD HH:MM:SS` comment the app writes into the header when the run begins."""
+    for section in _header_sections(ini):
+        for comment in section.comments:
+            if comment.startswith("START"):
+                clock = to_clock(comment[len("START") :])
+                if clock is not None:
+                    return clock
+    return None
 
 
 def _run_header(ini: IniDocument | None) -> dict[str, str]:

@@ -13,7 +13,7 @@ import re
 from scoring.codes import note
 from scoring.model import Era, RawOutput, RunResult
 from scoring.readers.files import RunFiles
-from scoring.readers.numbers import to_float
+from scoring.readers.numbers import to_clock, to_float
 from scoring.readers.phases import fill_scale, new_phase, raise_unreadable, timestamp_in, with_volume
 from scoring.readers.raw import mdtest_operation, parse_find_stdout, parse_ior, parse_mdtest
 from scoring.readers.shell_config import parse_shell_assignments
@@ -83,6 +83,7 @@ def read_dev_script(files: RunFiles) -> RunResult:
     if start_match:
         y, mo, d, h, mi, s = start_match.groups()
         run.timestamp = f"{y}.{mo}.{d}-{h}.{mi}.{s}"
+        run.started = to_clock(f"{y}-{mo}-{d} {h}:{mi}:{s}")
     else:
         run.timestamp = timestamp_in(files.path)
     config_text = files.text("io500.cfg")

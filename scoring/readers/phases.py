@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from collections.abc import Mapping
 from typing import NoReturn
@@ -156,11 +157,49 @@ def new_phase(
 
 
 def fill_scale(run: RunResult) -> None:
-    """Node and process counts from the raw outputs: the largest count any tool reported."""
+    """Node and process counts from the raw outputs (the largest count any tool printed, and the file
+    that printed it), and when the run began by its own clocks."""
     raws = [phase.raw for phase in (*run.phases.values(), *run.extra_phases.values()) if phase.raw]
-    nodes = [raw.nodes for raw in raws if raw.nodes]
-    tasks = [raw.tasks for raw in raws if raw.tasks]
-    if nodes:
-        run.nodes = max(nodes)
-    if run.procs is None and tasks:
-        run.procs = max(tasks)
+    counted = [raw for raw in raws if raw.nodes]
+    if counted:
+        widest = max(counted, key=lambda raw: raw.nodes or 0)
+        run.nodes, run.nodes_source = widest.nodes, widest.file
+        _drop_contradicted_nodes(run, raws)
+    if run.procs is not None:
+        run.procs_source = run.procs_source or "result.txt"
+    else:
+        tasked = [raw for raw in raws if raw.tasks]
+        if tasked:
+            widest = max(tasked, key=lambda raw: raw.tasks or 0)
+            run.procs, run.procs_source = widest.tasks, widest.file
+    run.started = run.started or run_started(run)
+
+
+def _drop_contradicted_nodes(run: RunResult, raws: list[RawOutput]) -> None:
+    """One task per node (as many nodes as tasks) is what the tools print when they cannot tell
+    hosts apart under a round-robin rank placement; mdtest's Nodemap then shows several ranks on
+    rank 0's host. The outputs disagree, so the count is not known (the declared one is no answer)."""
+    tasks = max((raw.tasks for raw in raws if raw.tasks), default=None)
+    shared = max((raw.node_map_ones for raw in raws if raw.node_map_ones), default=None)
+    if run.nodes is None or tasks is None or shared is None or run.nodes != tasks or shared <= 1:
+        return
+    run.read_notes.append(
+        note(
+            "read-nodes-contradicted",
+            f"The tools print {run.nodes} nodes for {tasks} tasks (one per node), but mdtest's Nodemap "
+            f"shows {shared} ranks on the host of rank 0: the outputs disagree, so this run's client-node "
+            "count is not known.",
+        )
+    )
+    run.nodes, run.nodes_source = None, None
+
+
+def run_started(run: RunResult) -> dt.datetime | None:
+    """The earliest clock result.txt records for a phase, else the earliest a tool printed (the C
+    reader has set result.txt's `; START` before, when it was there)."""
+    recorded = [recorded.t_start for _, recorded in run.result_recorded if recorded.t_start is not None]
+    if recorded:
+        return min(recorded)
+    phases = (*run.phases.values(), *run.extra_phases.values())
+    printed = [phase.raw.started for phase in phases if phase.raw is not None and phase.raw.started]
+    return min(printed) if printed else None

@@ -369,6 +369,7 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
     command: str | None = None
     nodes: int | None = None
     tasks: int | None = None
+    node_map_ones: int | None = None
     rates: dict[str, tuple[str, ...]] = {}
     times: dict[str, tuple[str, ...]] = {}
     table: dict[str, tuple[str, ...]] | None = None
@@ -392,6 +393,10 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
                 stamp = _stamp(year, int(month), day, time)
                 if stamp is not None:
                     clock[match.group(1)] = stamp
+        elif line.startswith("Nodemap:") and node_map_ones is None:
+            node_map = line[len("Nodemap:") :].strip()
+            if node_map and not node_map.strip("01"):
+                node_map_ones = node_map.count("1")
         elif "was launched with" in line:
             match = _MDTEST_LAUNCH_RE.search(line)
             if match:
@@ -411,6 +416,7 @@ def parse_mdtest(text: str, file: str, operation: str | None) -> RawOutput:
         command=command,
         nodes=nodes,
         tasks=tasks,
+        node_map_ones=node_map_ones,
         value=None if rate is None else rate / 1000,
         # mdtest 4 labels this table "ms/op" or "ops/sec", but it holds the operation time in seconds.
         time_s=to_float(time_columns[0]) if time_columns else None,

@@ -28,6 +28,7 @@ from submissions.system.services import (
 from submissions.version_checks import version_findings
 
 _PATH_MAX = 1024
+_SOURCE_MAX = 255
 _EXTRA_PHASE_ORDER = 100
 
 
@@ -82,6 +83,9 @@ def _create_result(
         mode=run.mode or "",
         procs=run.procs,
         nodes=run.nodes,
+        procs_source=(run.procs_source or "")[:_SOURCE_MAX],
+        nodes_source=(run.nodes_source or "")[:_SOURCE_MAX],
+        started=f"{run.started:%Y-%m-%d %H:%M:%S}" if run.started else "",
         timestamp=run.timestamp or "",
         claimed_bw=_finite(claimed.bw) if claimed else None,
         claimed_md=_finite(claimed.md) if claimed else None,

@@ -53,8 +53,9 @@ def test_rows_carry_the_published_values(client, imported_history):
 
 
 def test_a_list_that_was_not_published_says_so(client, imported_history):
-    html = page(client, "/lists/isc22/ten-node/").content.decode()
-    assert "10 Node Challenge list of ISC22 is not in any public file" in html
+    html = page(client, "/lists/isc23/ten-node-production/").content.decode()
+    assert "10 Node Production list of ISC23 is not in any public file" in html
+    assert "The 10 Node Challenge list of this release is reconstructed from the node counts" in html
     html = page(client, "/lists/isc21/production/").content.decode()
     assert "No Production list was published for ISC21." in html
 
@@ -174,9 +175,9 @@ def test_the_json_download_and_the_api_answer_the_same_rows(client, imported_his
 
 
 def test_the_api_explains_missing_lists(client, imported_history):
-    response = client.get("/api/v1/lists/isc22/ten-node/")
+    response = client.get("/api/v1/lists/isc23/ten-node-production/")
     assert response.status_code == 404
-    assert "No ten-node list was published for ISC22." in response.json()["detail"]
+    assert "No ten-node-production list was published for ISC23." in response.json()["detail"]
 
 
 @pytest.mark.parametrize("url", ["/lists/isc21/historical/", "/lists/sc17/io500/"])
@@ -200,11 +201,11 @@ def test_a_list_published_later_is_served_at_once(client, imported_history):
     from registry.lists.services import list_build, list_publish
     from registry.models import Release
 
-    assert client.get("/lists/isc22/ten-node.json").status_code == 404
-    release = Release.objects.get(slug="isc22")
-    list_publish(snapshot=list_build(release=release, kind="ten-node"))
-    snapshot = ListSnapshot.objects.get(release=release, kind="ten-node")
-    assert page(client, "/lists/isc22/ten-node.json").json()["count"] == snapshot.entries.count() > 0
+    assert client.get("/lists/isc23/ten-node-research.json").status_code == 404
+    release = Release.objects.get(slug="isc23")
+    list_publish(snapshot=list_build(release=release, kind="ten-node-research"))
+    snapshot = ListSnapshot.objects.get(release=release, kind="ten-node-research")
+    assert page(client, "/lists/isc23/ten-node-research.json").json()["count"] == snapshot.entries.count() > 0
 
 
 @pytest.mark.django_db
