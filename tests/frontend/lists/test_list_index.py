@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from frontend.lists.selectors import list_index
+from frontend.lists.selectors import IndexedList, list_index
 from registry.models import ListSnapshot
 from tests.factories import make_release, make_submission, publish_list
 
@@ -19,7 +19,7 @@ def _past(days: int) -> datetime.date:
     return timezone.localdate() - datetime.timedelta(days=days)
 
 
-def _by_kind(release_slug: str) -> dict[str, object]:
+def _by_kind(release_slug: str) -> dict[str, IndexedList]:
     found = next(item for item in list_index() if item.release.slug == release_slug)
     return {item.kind: item for item in found.lists}
 

@@ -69,12 +69,12 @@ def test_the_rules_page_shows_each_rule_linked_to_io500_org_and_its_commit(clien
 
 
 def test_how_to_run_covers_the_official_application_and_the_bundled_runner(client, settings):
-    settings.SITE_URL = "https://registry.test"
+    settings.SITE_URL = "https://registry.example"
     html = client.get("/how-to-run/").content.decode()
     for step in ("git clone -b io500-", "./prepare.sh", "./io500 config.ini", "make -C runner", "--pack"):
         assert step in html, step
     # The submit tool is shown with the registry's own address, ready to copy.
-    assert "runner/io500-submit" in html and "--url https://registry.test --token TOKEN" in html
+    assert "runner/io500-submit" in html and "--url https://registry.example --token TOKEN" in html
     assert 'href="/submissions/upload/"' in html and 'href="/rules/"' in html
 
 
