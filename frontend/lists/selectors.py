@@ -42,30 +42,31 @@ def list_index() -> list[IndexedRelease]:
         .annotate(entry_count=Count("entries"))
         .order_by("release_id", "kind", "-version")
     )
-    current: dict[tuple[int, str], ListSnapshot] = {}
+    current: dict[tuple[int, str], tuple[ListSnapshot, int]] = {}
     for snapshot in snapshots:
         # A correction is a newer published version: the highest one is the list in force.
-        current.setdefault((snapshot.release_id, snapshot.kind), snapshot)
+        current.setdefault((snapshot.release_id, snapshot.kind), (snapshot, snapshot.entry_count))
     labels = dict(ListSnapshot.Provenance.choices)
     index = []
     for release in release_list():
         kinds = set(release.list_kinds) | {kind for release_id, kind in current if release_id == release.pk}
         lists = []
         for kind in [value.value for value in KIND_ORDER if value.value in kinds]:
-            snapshot = current.get((release.pk, kind))
-            if snapshot is None:
+            found = current.get((release.pk, kind))
+            if found is None:
                 lists.append(IndexedList(kind=kind, label=kind_label(kind), published=False))
                 continue
+            shown, entries = found
             lists.append(
                 IndexedList(
                     kind=kind,
                     label=kind_label(kind),
                     published=True,
-                    entries=snapshot.entry_count,  # type: ignore[attr-defined]
-                    provenance=snapshot.provenance,
-                    provenance_label=labels[snapshot.provenance],
-                    version=snapshot.version,
-                    published_at=snapshot.published_at,
+                    entries=entries,
+                    provenance=shown.provenance,
+                    provenance_label=labels[shown.provenance],
+                    version=shown.version,
+                    published_at=shown.published_at,
                 )
             )
         index.append(IndexedRelease(release=release, lists=lists))
