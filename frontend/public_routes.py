@@ -20,6 +20,8 @@ PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/history/$"), HISTORY_PARAMS),
+    # The list index and the information pages (frontend.pages.info) read no query.
+    PublicRoute(re.compile(r"^/(?:lists|rules|how-to-run|call|about)/$"), ()),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
     PublicRoute(re.compile(r"^/charts/radar/[a-z0-9]+/[a-z0-9-]+\.json$"), ()),

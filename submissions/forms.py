@@ -115,11 +115,17 @@ class SubmissionUploadForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, preselect: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         release_field = self.fields["release"]
         assert isinstance(release_field, forms.ModelChoiceField)
         release_field.queryset = open_releases()
+        if not self.is_bound:
+            # The release a link asked for (?release=, the call page's), else the soonest open one:
+            # most uploads are for the open call, and "No release yet" stays one click away.
+            open_now = list(release_field.queryset)
+            chosen = next((r for r in open_now if r.slug == preselect.strip().lower()), None)
+            self.initial.setdefault("release", chosen or (open_now[0] if open_now else None))
         # With a description text or file, the fields are optional: the document holds them.
         document_given = bool((self.data.get("system_json") or "").strip() if self.data else False) or bool(
             self.files and self.files.get("system_file")

@@ -41,7 +41,9 @@ def _add_service_errors(form: SubmissionUploadForm, exc: ValidationError) -> Non
 @login_required
 @require_http_methods(["GET", "POST"])
 def upload(request: HttpRequest) -> HttpResponse:
-    form = SubmissionUploadForm(request.POST or None, request.FILES or None)
+    form = SubmissionUploadForm(
+        request.POST or None, request.FILES or None, preselect=request.GET.get("release", "")
+    )
     if request.method == "POST" and form.is_valid():
         archive = form.cleaned_data["archive"]
         try:

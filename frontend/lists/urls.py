@@ -13,7 +13,7 @@ KIND = r"(?P<kind>[a-z0-9-]+)"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("lists/", views.list_index, name="lists"),
+    path("lists/", views.lists_index, name="lists"),
     re_path(r"^entries/(?P<entry_id>[a-z0-9-]{1,80})/$", views.entry, name="entry"),
     re_path(r"^lists/all\.(?P<fmt>csv|json)\.gz$", BulkDownloadView.as_view(), name="bulk-download"),
     re_path(rf"^lists/{RELEASE}/{KIND}\.(?P<fmt>csv|json)$", views.list_download, name="list-download"),

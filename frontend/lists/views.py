@@ -12,7 +12,9 @@ from django.views.decorators.http import require_GET
 
 from frontend.lists.body import ListBody, list_body_render, list_page_response
 from frontend.lists.csv_cells import csv_text
+from frontend.lists.selectors import list_index
 from registry.core.generations import LIST_CACHE_SECONDS
+from registry.core.public_cache import mark_public
 from registry.lists.complete import complete_fields, list_payload_complete, list_rows_complete
 from registry.lists.rows import resolve_list
 from registry.lists.selectors import (
@@ -55,11 +57,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def list_index(request: HttpRequest) -> HttpResponse:
-    """The release picker submits here (?release=sc19); without one, the home list."""
+def lists_index(request: HttpRequest) -> HttpResponse:
+    """Every release and list kind with its entry count and provenance. The release picker submits
+    here too (?release=sc19) and is sent on to that release; the newest list stays at home (/)."""
+    if "release" not in request.GET:
+        response = render(request, "frontend/list_index.html", {"releases": list_index()})
+        # Changes only with a publish, an import or a release edit (each moves the list generation).
+        return mark_public(response, LIST_CACHE_SECONDS)
     slug = request.GET.get("release", "").strip().lower()
     if not slug:
-        return redirect("frontend:home")
+        return redirect("frontend:lists")
     if RELEASE_SLUG.fullmatch(slug) is None:
         # No release URL can be built from it (and none exists): say so instead of failing on it.
         shown = slug if len(slug) <= 40 else f"{slug[:40]}…"

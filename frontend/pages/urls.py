@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from frontend.pages import info
 from frontend.pages import views as pages
 
 app_name = "pages"
@@ -10,6 +11,11 @@ urlpatterns = [
     path("systems/<int:pk>/", pages.system_page, name="system"),
     path("compare/", pages.compare_page, name="compare"),
     path("history/", pages.history_page, name="history"),
+    path("rules/", info.rules_page, name="rules"),
+    path("how-to-run/", info.how_to_run_page, name="how-to-run"),
+    path("call/", info.call_page, name="call"),
+    path("about/", info.about_page, name="about"),
+    path("faq/", info.faq_page, name="faq"),
 ]
 
 # Joined to the `submissions` namespace by the root URLs (registry.urls): the submission page keeps its

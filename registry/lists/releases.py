@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, Release, kind_label
+from registry.signals import lists_changed_on_commit
 
 RELEASE_NAME = re.compile(r"(ISC|SC)(\d{2})")
 # The lists a release publishes since ISC23 (io500.org's List Split Proposal): Production, Research,
@@ -96,6 +97,8 @@ def release_open(*, name: str, settings: ReleaseSettings) -> Release:
             .select_related("rules_from")
             .first()
         )
+        # Home, the call page and the list index name the open releases: their cached answers go.
+        lists_changed_on_commit()
         return Release.objects.create(
             name=name,
             slug=name.lower(),
@@ -160,4 +163,5 @@ def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
             release.accepted_versions = list(settings.accepted_versions)
             release.versions_source = "Set by the committee."
         release.save()
+        lists_changed_on_commit()
     return release

@@ -85,6 +85,7 @@ TEMPLATE_MODULES = {
     "frontend/list.html": "frontend.lists",
     "frontend/_list_body.html": "frontend.lists",
     "frontend/home_empty.html": "frontend.lists",
+    "frontend/list_index.html": "frontend.lists",
     "frontend/_sublist_": "frontend.lists",
     "frontend/_citation.html": "frontend.lists",
     "frontend/_messaging_policy.html": "frontend.lists",

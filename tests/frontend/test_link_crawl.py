@@ -75,6 +75,16 @@ def test_every_link_reachable_from_home_opens(imported_history, client):
                 queue.append(link)
     assert broken == []
     # The crawl reached every kind of public page, not just the home page.
-    for route in ("lists/", "history/", "compare/", "systems/<int:pk>/", "<int:pk>/"):
+    for route in (
+        "lists/",
+        "history/",
+        "compare/",
+        "systems/<int:pk>/",
+        "<int:pk>/",
+        "rules/",
+        "how-to-run/",
+        "call/",
+        "about/",
+    ):
         assert any(route in pattern for pattern in expanded), (route, sorted(expanded))
     assert opened > 300

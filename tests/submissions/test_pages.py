@@ -3,15 +3,19 @@ login (the public page of one submission is tested in tests/frontend/pages/test_
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
+from django.utils import timezone
 
 from submissions.models import Submission
 from submissions.services import submission_create
 from tests.submissions.helpers import SYSTEM, real_tarball, upload_with_job_files
+from tests.submissions.review.helpers import open_release
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +131,36 @@ def test_logging_in_leads_to_my_submissions(client: Any, submitter: Any) -> None
 
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("submissions:mine")
+
+
+def _selected_release(html: str) -> str | None:
+    select = html.split('name="release"', 1)[1].split("</select>", 1)[0]
+    chosen = re.search(r'<option value="([^"]*)" selected>', select)
+    return chosen.group(1) if chosen else None
+
+
+def test_the_upload_form_preselects_the_open_release(alice_client: Any) -> None:
+    today = timezone.localdate()
+    open_release(
+        name="SC40",
+        submission_deadline=today + timedelta(days=10),
+        publication_date=today + timedelta(days=20),
+    )
+    open_release(
+        name="ISC41",
+        submission_deadline=today + timedelta(days=100),
+        publication_date=today + timedelta(days=120),
+    )
+    open_release(
+        name="SC39", submission_deadline=today - timedelta(days=1), publication_date=today + timedelta(days=5)
+    )
+    url = reverse("submissions:upload")
+    # The soonest open call by default, the one a link names (the call page's) when it is open.
+    assert _selected_release(alice_client.get(url).content.decode()) == "sc40"
+    assert _selected_release(alice_client.get(url, {"release": "isc41"}).content.decode()) == "isc41"
+    assert _selected_release(alice_client.get(url, {"release": "sc39"}).content.decode()) == "sc40"
+
+
+def test_the_upload_form_links_the_rules_and_the_call(alice_client: Any) -> None:
+    html = alice_client.get(reverse("submissions:upload")).content.decode()
+    assert 'href="/rules/"' in html and 'href="/call/"' in html and 'href="/how-to-run/"' in html

@@ -87,3 +87,12 @@ def test_config_keys_on_one_side_only_are_differences() -> None:
 
 def test_a_first_submission_has_nothing_to_compare(submitter: Any) -> None:
     assert review_diff(verified_upload(submitter, open_release())).previous is None
+
+
+def test_the_submit_page_links_the_rules_it_asks_to_confirm(submitter: Any) -> None:
+    draft = verified_upload(submitter, open_release())
+    client = Client()
+    client.force_login(submitter)
+    html = client.get(f"/submissions/{draft.pk}/submit/").content.decode()
+    assert "I have read and followed the IO500 rules." in html
+    assert '<a href="/rules/" data-role="rules-link">' in html
