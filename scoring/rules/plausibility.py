@@ -38,9 +38,10 @@ LINK_PHASES = (*BW_PHASES, RANDOM_READ)
 class DeclaredFacts:
     """What the system description declares, typed, in base units; None where it declares nothing.
 
-    `client_nodes` is the declared count (the registry passes the count the raw outputs show when
-    the description declares none). Memory and network are per client node. The storage ceiling is
-    the summed declared peak throughput of the data devices (`storage_devices` of them).
+    `client_nodes` is the declared count; the run's own count (`RunResult.nodes`, from the raw
+    outputs) is weighed against it, each check taking the one that flags less. Memory and network
+    are per client node. The storage ceiling is the summed declared peak throughput of the data
+    devices (`storage_devices` of them).
     """
 
     client_nodes: int | None = None
@@ -173,23 +174,32 @@ def _storage(run: RunResult, devices: int, total: float) -> list[Finding]:
     return found
 
 
+def _node_counts(run: RunResult, declared: DeclaredFacts) -> list[int]:
+    return [count for count in (declared.client_nodes, run.nodes) if count]
+
+
 def declared_plausibility_findings(run: RunResult, declared: DeclaredFacts | None) -> list[Finding]:
-    """The run against the declared system; one info note names what could not be checked."""
+    """The run against the declared system; one info note names what could not be checked.
+
+    Where the declared node count and the raw outputs' disagree (nodes-mismatch says so), each check
+    takes the count that flags less: the network ceiling the larger (more links), the data per node
+    the smaller (more data on each). A flag then holds whichever count is true.
+    """
     declared = declared or DeclaredFacts()
-    nodes = declared.client_nodes or run.nodes
+    counts = _node_counts(run, declared)
     found: list[Finding] = []
     unchecked: list[str] = []
-    if not nodes:
+    if not counts:
         unchecked.append("everything per client node (the number of client nodes is not known)")
     else:
         if declared.memory_per_node_bytes:
             if written_bytes(run) is None:
                 unchecked.append("data written against client memory (no IOR write phase tells its bytes)")
-            found.extend(_cache(run, nodes, declared.memory_per_node_bytes))
+            found.extend(_cache(run, min(counts), declared.memory_per_node_bytes))
         else:
             unchecked.append("data written against client memory (memory per client node not declared)")
         if declared.network_gbps_per_node:
-            found.extend(_network(run, nodes, declared.network_gbps_per_node))
+            found.extend(_network(run, max(counts), declared.network_gbps_per_node))
         else:
             unchecked.append("bandwidth against the client network (network speed not declared)")
     if declared.storage_devices and declared.storage_bytes_s:

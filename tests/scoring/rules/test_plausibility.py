@@ -101,10 +101,17 @@ def test_bandwidth_within_the_network_is_not_flagged() -> None:
     assert _codes(declared_plausibility_findings(run, DeclaredFacts(network_gbps_per_node=200))) == []
 
 
-def test_the_declared_node_count_wins_over_the_run_s() -> None:
-    run = make_run(nodes=100)  # 100 x 1 Gbit/s carry 11.6 GiB/s; the 10 declared carry 1.16
-    declared = DeclaredFacts(client_nodes=10, network_gbps_per_node=1.0)
-    assert "10 client node(s)" in declared_plausibility_findings(run, declared)[0].message
+def test_of_two_node_counts_the_network_takes_the_larger_and_the_memory_the_smaller() -> None:
+    # The run shows 100 nodes, the description declares 10: 100 x 1 Gbit/s carry 11.6 GiB/s, so
+    # only the phases above that are faster than any count allows.
+    run = make_run(nodes=100)
+    declared = DeclaredFacts(client_nodes=10, network_gbps_per_node=1.0, memory_per_node_bytes=64 * GIB)
+    found = declared_plausibility_findings(run, declared)
+    network = [f for f in found if f.code == "plausibility-network"]
+    assert [f.phase for f in network] == ["ior-easy-write", "ior-easy-read"]
+    assert "100 client node(s)" in network[0].message
+    # 5.3 TiB over 10 nodes is 540 GiB each, above 64 GiB: no cache flag (over 100 it would be 54).
+    assert "plausibility-cache" not in _codes(found)
 
 
 # --- storage devices -------------------------------------------------------------------------------
