@@ -637,6 +637,10 @@ CODES: dict[str, Code] = {
 }
 
 
+# Findings the committee sees before the others of their severity wherever findings are listed: a
+# run faster than its declared client network is physically impossible as described (issue 27).
+SHOWN_FIRST: frozenset[str] = frozenset({"plausibility-network"})
+
 # A value shown in a message (a command, a version, a reason quoting a file) is text a submitter
 # controls: one of a megabyte must not make a megabyte message. The longest of both real corpora is
 # a few hundred characters.
