@@ -57,7 +57,7 @@ def test_a_runner_like_run_with_data_far_below_ram_is_flagged_cache() -> None:
     cache = found[0]
     assert cache.severity is Severity.WARNING
     assert "0.5 GiB per client node" in cache.message and "64.0 GiB of memory" in cache.message
-    assert "IO500's submission rules" in cache.message and "MLPerf Storage" in cache.message
+    assert "IO500/io500 issue #88" in cache.message and "MLPerf Storage" in cache.message
     assert "7.9 times" in found[1].message
 
 

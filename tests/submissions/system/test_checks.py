@@ -91,6 +91,20 @@ class TestSystemFindings:
         message = submission.findings.get(code="plausibility-cache").message
         assert "2,048.0 GiB of memory" in message
 
+    def test_the_one_corpus_document_declaring_client_memory_flags_its_run(
+        self, submitter: Any, create: Any
+    ) -> None:
+        # submission-585 (Narval) carries io500.org's community document: its compute Nodes have 256 GB
+        # (238.4 GiB) each; the run wrote 203.8 GiB per node on 640 nodes. docs/plausibility.md
+        # examines the flag: fits in memory, but the reads show no sign of the cache (1.44 x the write).
+        submission, _ = create(submitter, real_tarball(585), system={**SYSTEM, "client_nodes": 640})
+        findings = {f.code: f for f in submission.findings.all()}
+        assert findings["plausibility-cache"].severity == "warning"
+        assert "203.8 GiB per client node on 640 node(s)" in findings["plausibility-cache"].message
+        assert "238.4 GiB of memory" in findings["plausibility-cache"].message
+        assert "plausibility-read-above-write" not in findings
+        assert "plausibility-network" not in findings  # 640 x 100 Gbit/s
+
     def test_what_the_description_does_not_declare_is_named_not_checked(
         self, submitter: Any, create: Any
     ) -> None:
