@@ -574,6 +574,47 @@ CODES: dict[str, Code] = {
         "In {phase}, {count} of {ranks} ranks took more than {factor:.0f} times the median rank "
         "time of {median:.1f} s; the slowest, rank {rank}, took {worst:.1f} s.",
     ),
+    # --- physical plausibility (rules/plausibility.py; thresholds and sources in docs/plausibility.md) ---
+    "plausibility-cache": Code(
+        WARNING,
+        "ior-easy-write and ior-hard-write wrote {written:,.1f} GiB, {per_node:,.1f} GiB per client node "
+        "on {nodes} node(s), less than the {memory:,.1f} GiB of memory each client node has: the data fits "
+        "in the clients' memory, so the reads may have been served from a cache, not storage. IO500 expects "
+        "the data written per node to exceed the node's memory (IO500/io500 issue #88) and refuses results "
+        "inflated by caching; MLPerf Storage asks for data of at least 5 times the clients' memory. Write "
+        "more data per node (a larger ior-easy block size).",
+    ),
+    "plausibility-read-above-write": Code(
+        WARNING,
+        "{phase} read at {read:,.2f} GiB/s, {ratio:.1f} times the {write:,.2f} GiB/s of ior-easy-write, "
+        "with {per_node:,.1f} GiB per client node written, below its {memory:,.1f} GiB of memory: the "
+        "reads look served from the clients' cache.",
+    ),
+    "plausibility-random-read": Code(
+        WARNING,
+        "{phase} reached {value:,.3f} {unit}, at or above the sequential ior-easy-read ({sequential:,.3f} "
+        "{unit}) over the same files. No storage serves random 4 KiB reads faster than large sequential "
+        "ones; the random reads were answered from a cache (IO500/io500 issues #88 and #109).",
+    ),
+    "plausibility-network": Code(
+        ERROR,
+        "{phase} reached {value:,.2f} GiB/s, but {nodes} client node(s) with {gbps:g} Gbit/s each can move "
+        "at most {ceiling:,.2f} GiB/s: faster than the declared client network. The data was served from a "
+        "cache on the clients, or the description declares the network (or the node count) wrongly; "
+        "correct the description if the storage servers run on the client nodes.",
+    ),
+    "plausibility-storage": Code(
+        WARNING,
+        "{phase} reached {value:,.2f} GiB/s, more than the {devices} declared storage device(s) can "
+        "deliver at their declared peak throughput ({ceiling:,.2f} GiB/s together): a server-side cache "
+        "served it, "
+        "or the description declares too few or too slow devices.",
+    ),
+    "plausibility-not-checked": Code(
+        INFO,
+        "Physical plausibility not checked: {what}. Declare it in the system description to have the "
+        "run checked against it.",
+    ),
     # --- read notes (scoring/readers/): things noticed while turning bytes into a RunResult ---
     # About the input itself (skipped archive members, unreadable values, duplicate copies), made by
     # `note()`, which the reader gives the whole message. A value that cannot be read is an error
@@ -597,6 +638,10 @@ CODES: dict[str, Code] = {
     "read-mixed-eras": Code(ERROR, READ_NOTE),
 }
 
+
+# Findings the committee sees before the others of their severity wherever findings are listed: a
+# run faster than its declared client network is physically impossible as described (issue 27).
+SHOWN_FIRST: frozenset[str] = frozenset({"plausibility-network"})
 
 # A value shown in a message (a command, a version, a reason quoting a file) is text a submitter
 # controls: one of a megabyte must not make a megabyte message. The longest of both real corpora is

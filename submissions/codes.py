@@ -69,6 +69,8 @@ CODES: dict[str, Code] = {
         "show the benchmark ran on {nodes}{ending} The committee checks the node count before the entry "
         "joins a 10-node list.",
     ),
+    # Retired: plausibility-network (scoring/codes.py, an error) replaced it; kept because findings
+    # stored by earlier ingests carry the code, and a code is never reused for another meaning.
     "bandwidth-above-network": Code(
         WARNING,
         "{phase} reached {value:,.2f} GiB/s, but {nodes} client nodes with {gbps:g} Gbit/s each can move at "

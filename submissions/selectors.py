@@ -16,6 +16,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from registry.core.compiled_query import CompiledQuery
+from scoring.codes import SHOWN_FIRST
 from scoring.model import SCORED_PHASES
 from scoring.readers.numbers import to_float
 from submissions.evidence_basis import with_basis
@@ -152,8 +153,12 @@ def submission_primary_result(*, submission: Submission) -> Result | None:
 
 
 def submission_findings_ordered(*, submission: Submission) -> list[Finding]:
-    """Errors first, then warnings, then notes; in the order found within each."""
-    return sorted(submission.findings.all(), key=lambda f: (_SEVERITY_ORDER.get(f.severity, 3), f.pk))
+    """Errors first, then warnings, then notes; within each, the codes the committee must see first
+    (scoring.codes.SHOWN_FIRST: faster than the network), then the order found."""
+    return sorted(
+        submission.findings.all(),
+        key=lambda f: (_SEVERITY_ORDER.get(f.severity, 3), f.code not in SHOWN_FIRST, f.pk),
+    )
 
 
 def submission_system_description(*, submission: Submission) -> SystemDescription | None:

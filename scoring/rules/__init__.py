@@ -17,6 +17,7 @@ from scoring.rules.markers import marker_rules
 from scoring.rules.options import options_rules
 from scoring.rules.params import param_rules
 from scoring.rules.physics import physics_rules
+from scoring.rules.plausibility import plausibility_rules
 from scoring.rules.score import score_rules
 from scoring.rules.stonewall import stonewall_rules
 from scoring.rules.structure import structure_rules
@@ -34,6 +35,7 @@ RULES: tuple[Rule, ...] = (
     options_rules,
     find_rules,
     hint_rules,
+    plausibility_rules,
 )
 ALL_RULES: tuple[Rule, ...] = (score_rules, *RULES)
 

@@ -1,30 +1,31 @@
 """Checks that need the submitter's system description next to what the raw outputs say.
 
 The scoring engine only sees the benchmark files; whether a run really used the client nodes that
-were declared, and whether its bandwidth fits through the declared client network, needs both. The
-outcome is expressed as scoring findings so it is stored and shown like every other finding.
+were declared, and whether its data and bandwidth fit the declared clients' memory, network and
+storage devices, needs both. The node checks are the registry's (submissions/codes.py); the
+physical plausibility is the scoring engine's (scoring/rules/plausibility.py), handed the declared
+values typed. The outcome is expressed as scoring findings so it is stored and shown like every
+other finding.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.model import BW_PHASES, Finding, RunResult, Severity
+from scoring.model import Finding, RunResult, Severity
+from scoring.rules.plausibility import DeclaredFacts, declared_plausibility_findings
 from submissions.codes import finding
 
 TEN_NODES = 10
-_GIB = 2**30
 
 
 @dataclass(frozen=True)
 class DeclaredSystem:
     client_nodes: int | None
-    client_network_gbps: float | None
-
-
-def network_ceiling_gib_s(nodes: int, gbps_per_node: float) -> float:
-    """What `nodes` clients with `gbps_per_node` Gbit/s links can move at most, in GiB/s."""
-    return nodes * gbps_per_node * 1e9 / 8 / _GIB
+    client_network_gbps: float | None  # per client node
+    client_memory_bytes: float | None = None  # per client node
+    storage_devices: int | None = None  # the data devices declared with their peak throughput
+    storage_bytes_s: float | None = None  # their summed peak throughput
 
 
 def _node_findings(run: RunResult, declared: DeclaredSystem | None, ten_node: bool) -> list[Finding]:
@@ -54,29 +55,18 @@ def _node_findings(run: RunResult, declared: DeclaredSystem | None, ten_node: bo
     return findings
 
 
-def _network_findings(run: RunResult, declared: DeclaredSystem | None) -> list[Finding]:
-    if declared is None or declared.client_network_gbps is None:
-        return []
-    nodes = declared.client_nodes or run.nodes
-    if not nodes:
-        return []
-    ceiling = network_ceiling_gib_s(nodes, declared.client_network_gbps)
-    findings: list[Finding] = []
-    for name in BW_PHASES:
-        phase = run.phases.get(name)
-        if phase is not None and phase.value > ceiling:
-            findings.append(
-                finding(
-                    "bandwidth-above-network",
-                    phase=name,
-                    value=phase.value,
-                    nodes=nodes,
-                    gbps=declared.client_network_gbps,
-                    ceiling=ceiling,
-                )
-            )
-    return findings
+def _plausibility_findings(run: RunResult, declared: DeclaredSystem | None) -> list[Finding]:
+    if declared is None:
+        return declared_plausibility_findings(run, None)
+    facts = DeclaredFacts(
+        client_nodes=declared.client_nodes,
+        memory_per_node_bytes=declared.client_memory_bytes,
+        network_gbps_per_node=declared.client_network_gbps,
+        storage_devices=declared.storage_devices,
+        storage_bytes_s=declared.storage_bytes_s,
+    )
+    return declared_plausibility_findings(run, facts)
 
 
 def system_findings(run: RunResult, declared: DeclaredSystem | None, *, ten_node: bool) -> list[Finding]:
-    return _node_findings(run, declared, ten_node) + _network_findings(run, declared)
+    return _node_findings(run, declared, ten_node) + _plausibility_findings(run, declared)

@@ -180,3 +180,53 @@ def fields_from_document(root: ReadNode | None) -> dict[str, Any]:
         # The aggregate the submitter measured for the benchmark's clients beats a link's nominal speed.
         fields["client_network_gbps"] = total / nodes_count / GBIT
     return fields
+
+
+def _base(node: ReadNode, name: str) -> float | None:
+    quantity = node.values.get(name)
+    return quantity.base if isinstance(quantity, Quantity) and quantity.base > 0 else None
+
+
+def client_memory_bytes(root: ReadNode | None) -> float | None:
+    """The memory of one client node: the Memory parts of the Supercomputer's Nodes that ran the
+    benchmark (the IO500 part's `nodeTypeName`, else the first Nodes), summed; the schema's Nodes
+    describe one node of their kind (`count` says how many), and a node may hold several kinds of
+    memory (DDR and HBM, ...). None when any of them leaves its capacity out."""
+    if root is None or (machine := root.first("Supercomputer")) is None:
+        return None
+    kinds = machine.kids("Nodes")
+    io500 = root.first("IO500")
+    wanted = _text(io500.values.get("nodeTypeName")) if io500 is not None else ""
+    nodes = next((kind for kind in kinds if wanted and _text(kind.values.get("name")) == wanted), None)
+    nodes = nodes or (kinds[0] if kinds else None)
+    memories = nodes.kids("Memory") if nodes is not None else []
+    capacities = [_base(memory, "net capacity") for memory in memories]
+    if not capacities or any(capacity is None for capacity in capacities):
+        return None
+    return sum(capacity for capacity in capacities if capacity is not None)
+
+
+def storage_devices(root: ReadNode | None) -> tuple[int, float] | None:
+    """(device count, their summed peak bytes/s) of the file system's data servers' media, when
+    every medium declares its count and peak throughput; None otherwise.
+
+    The schema defines a medium's count as the devices "in one server", so it is multiplied by its
+    server node's count (the Servers part describes one server of the kind).
+    """
+    if root is None or (storage := root.first("StorageSystem")) is None:
+        return None
+    metadata = _role_servers(storage, METADATA_ROLES)
+    servers = [node for node in _role_servers(storage, DATA_ROLES) if node not in metadata] or metadata
+    count = 0
+    total = 0.0
+    for server in servers:
+        servers_of_kind = server.values.get("count")
+        multiplier = servers_of_kind if isinstance(servers_of_kind, int) and servers_of_kind > 0 else 1
+        for media in server.kids("StorageMedia"):
+            media_count = media.values.get("count")
+            speed = _base(media, "peak throughput")
+            if not isinstance(media_count, int) or media_count <= 0 or speed is None:
+                return None
+            count += multiplier * media_count
+            total += multiplier * media_count * speed
+    return (count, total) if count else None

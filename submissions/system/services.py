@@ -27,6 +27,8 @@ from submissions.system.description import (
     system_description_clean,
     system_description_read,
 )
+from submissions.system.document import is_community_document, read_document
+from submissions.system.extract import client_memory_bytes, storage_devices
 from submissions.system.files import SystemFileUnreadable, read_system_text
 from submissions.system.from_run import facts_from_run
 
@@ -245,9 +247,25 @@ def system_description_from_run(*, submission: Submission, run: RunResult) -> No
     description.save()
 
 
+def _declared_hardware(description: SystemDescription) -> tuple[float | None, tuple[int, float] | None]:
+    """Client memory per node and the data devices (count, summed peak bytes/s) that a community
+    document declares, the given one first, then the archive's file. Only the community schema has
+    these fields; a flat description declares neither."""
+    memory: float | None = None
+    devices: tuple[int, float] | None = None
+    for data in (description.data, description.archive_data):
+        if not is_community_document(data):
+            continue
+        root = read_document(data).root
+        memory = memory or client_memory_bytes(root)
+        devices = devices or storage_devices(root)
+    return memory, devices
+
+
 def declared_system(submission: Submission) -> DeclaredSystem | None:
-    """The node count and network the submitter declared (in the description or its file), not the
-    values filled from the run, which would only confirm themselves."""
+    """What the submitter declared (in the description or its file): node count, network, client
+    memory and storage devices; not the values filled from the run, which would only confirm
+    themselves."""
     description = SystemDescription.objects.filter(submission=submission).first()
     if description is None:
         return None
@@ -258,7 +276,11 @@ def declared_system(submission: Submission) -> DeclaredSystem | None:
     }
     if description.origin == RUN_ORIGIN:
         from_run |= set(TYPED_FIELDS)
+    memory, devices = _declared_hardware(description)
     return DeclaredSystem(
         None if "client_nodes" in from_run else description.client_nodes,
         None if "client_network_gbps" in from_run else description.client_network_gbps,
+        client_memory_bytes=memory,
+        storage_devices=devices[0] if devices else None,
+        storage_bytes_s=devices[1] if devices else None,
     )

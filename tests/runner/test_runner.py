@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from scoring import verify
+from scoring.rules.plausibility import DeclaredFacts, declared_plausibility_findings, written_bytes
 
 pytestmark = pytest.mark.runner
 
@@ -492,6 +493,18 @@ def test_scoring_reads_every_phase_and_recomputes_the_claimed_score(normal_run: 
     assert "score-hash-invalid-run" in codes
     assert "config-hash-verified" in codes
     assert not verification.valid
+
+
+def test_a_run_with_data_far_below_the_hosts_memory_is_flagged_plausibility_cache(normal_run: Run) -> None:
+    # The two ranks wrote under 1 GiB on this one host; declared with the host's own memory, every read
+    # could have come from the page cache (issue 27, docs/plausibility.md).
+    run = verify(normal_run.resdir)[0].result
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    written = written_bytes(run)
+    assert written is not None and written < memory
+    found = declared_plausibility_findings(run, DeclaredFacts(client_nodes=1, memory_per_node_bytes=memory))
+    cache = [finding for finding in found if finding.code == "plausibility-cache"]
+    assert len(cache) == 1 and "on 1 node(s)" in cache[0].message
 
 
 def test_peak_memory_per_rank_stays_under_64_mib_plus_the_transfer_buffer(normal_run: Run) -> None:
