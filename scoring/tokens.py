@@ -131,7 +131,9 @@ def token_findings(run: RunResult, issued: IssuedToken) -> list[Finding]:
     printed = printed_seeds(run)
     for phase, family, seed in printed:
         if seed != str(expected[family]):
-            findings.append(finding("token-seed-mismatch", phase=phase, found=seed, expected=expected[family]))
+            findings.append(
+                finding("token-seed-mismatch", phase=phase, found=seed, expected=expected[family])
+            )
     if not printed:
         findings.append(finding("token-seeds-missing", token=token))
     started = first_start(run)
