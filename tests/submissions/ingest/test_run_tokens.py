@@ -71,9 +71,8 @@ def token_run(tmp_path_factory: pytest.TempPathFactory) -> TokenRun:
     resdir = root / "results" / token
     out = root / "packed"
     out.mkdir()
-    packed = subprocess.run(
-        [str(RUNNER), "--pack", str(resdir), "--output", str(out)], capture_output=True, text=True, check=False
-    )
+    pack = [str(RUNNER), "--pack", str(resdir), "--output", str(out)]
+    packed = subprocess.run(pack, capture_output=True, text=True, check=False)
     assert packed.returncode == 0, packed.stdout + packed.stderr
     (archive,) = out.glob("*.tgz")
     return TokenRun(token, started_before, resdir, archive)
@@ -107,7 +106,8 @@ def _issue(token: str, user: Any, release: Release, issued_at: dt.datetime, hour
 def _token_findings(submission: Submission) -> dict[str, Finding]:
     submission.refresh_from_db()
     assert submission.status in (Submission.Status.VERIFIED, Submission.Status.INVALID), submission.error
-    return {f.code: f for f in Finding.objects.filter(result__submission=submission, code__startswith="token-")}
+    rows = Finding.objects.filter(result__submission=submission, code__startswith="token-")
+    return {f.code: f for f in rows}
 
 
 @pytest.fixture
