@@ -132,8 +132,9 @@ CODES: dict[str, Code] = {
     ),
     "token-seed-mismatch": Code(
         ERROR,
-        "The {phase} command uses the seed -G {found}, but a run made with --timestamp=<its run token> "
-        "derives -G {expected}. The run was made with another timestamp, or its files were edited.",
+        "The {phase} command in {where} uses the seed -G {found}, but a run made with "
+        "--timestamp=<its run token> derives -G {expected}. The run was made with another timestamp, "
+        "or its files were edited.",
     ),
     "token-seeds-missing": Code(
         ERROR,

@@ -83,16 +83,19 @@ def run_token(run: RunResult) -> str | None:
     return None
 
 
-def printed_seeds(run: RunResult) -> list[tuple[str, str, str]]:
-    """(phase, seed family, the first -G value as printed) of every seeded phase's command line."""
+def printed_seeds(run: RunResult) -> list[tuple[str, str, str, str]]:
+    """(phase, seed family, the first -G value as printed, where) of every seeded phase: from its
+    command line in result.txt and from the tool's own output ("Command line used")."""
     found = []
     for phase in (*run.phases.values(), *run.extra_phases.values()):
         family = seed_family(phase.name)
-        if family is None or not phase.command:
+        if family is None:
             continue
-        seeds = CommandLine.parse(phase.command).values("-G")
-        if seeds:
-            found.append((phase.name, family, seeds[0]))
+        raw_command = phase.raw.command if phase.raw is not None else None
+        for where, command in (("result.txt", phase.command), ("the tool's output", raw_command)):
+            seeds = CommandLine.parse(command).values("-G") if command else []
+            if seeds:
+                found.append((phase.name, family, seeds[0], where))
     return found
 
 
@@ -129,10 +132,12 @@ def token_findings(run: RunResult, issued: IssuedToken) -> list[Finding]:
             findings.append(finding("token-directory-mismatch", token=token, where=where, name=name))
     expected = expected_seeds(token)
     printed = printed_seeds(run)
-    for phase, family, seed in printed:
+    for phase, family, seed, where in printed:
         if seed != str(expected[family]):
             findings.append(
-                finding("token-seed-mismatch", phase=phase, found=seed, expected=expected[family])
+                finding(
+                    "token-seed-mismatch", phase=phase, found=seed, expected=expected[family], where=where
+                )
             )
     if not printed:
         findings.append(finding("token-seeds-missing", token=token))

@@ -127,7 +127,7 @@ CODES: dict[str, Code] = {
     "token-verified": Code(
         INFO,
         "The run was made with the run token {token}, issued to this account on {issued} UTC for "
-        "{system}: its result directory, the seeds of {seeded} phase command(s) and its start time match.",
+        "{system}: its result directory, the seeds of its {seeded} seeded phase(s) and its start time match.",
     ),
     # The reason is the sentence of whoever rejected it (unpacking, size limit, exhausted attempts).
     "archive-rejected": Code(ERROR, "{reason}"),

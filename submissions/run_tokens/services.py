@@ -99,7 +99,7 @@ def run_token_redeem(*, submission: Submission, run: RunResult) -> list[Finding]
                 token=name,
                 issued=token.issued_at.strftime(_CLOCK),
                 system=token.system_name,
-                seeded=len(printed_seeds(run)),
+                seeded=len({phase for phase, *_ in printed_seeds(run)}),
             )
         )
     return findings

@@ -3,9 +3,10 @@ run made with a token must show."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
-from scoring.model import GIB_PER_S, Era, Phase, Recorded, RunResult
+from scoring.model import GIB_PER_S, Era, Phase, RawOutput, Recorded, RunResult
 from scoring.tokens import (
     IssuedToken,
     expected_seeds,
@@ -98,7 +99,7 @@ def test_a_run_made_with_the_token_shows_it_everywhere() -> None:
     run = _run()
     assert run_token(run) == TOKEN
     assert first_start(run) == dt.datetime(2026, 11, 28, 3, 0)
-    assert [(phase, family) for phase, family, _ in printed_seeds(run)] == [
+    assert [(phase, family) for phase, family, _, _ in printed_seeds(run)] == [
         ("ior-easy-write", "ior-easy"),
         ("ior-hard-read", "ior-hard"),
         ("mdtest-easy-write", "mdtest-easy"),
@@ -133,3 +134,14 @@ def test_the_start_must_fall_in_the_tokens_life_in_any_time_zone() -> None:
     assert _codes(_run(start=dt.datetime(2026, 12, 5, 16, 0))) == []
     assert _codes(_run(start=dt.datetime(2026, 12, 5, 16, 1))) == ["token-started-after-expiry"]
     assert _codes(_run(start=None)) == ["token-start-unknown"]
+
+
+def test_the_seed_in_the_tools_own_output_is_checked_too() -> None:
+    run = _run()
+    phase = run.phases["ior-easy-write"]
+    wrong = expected_seeds("2026.11.28-03.00.00")["ior-easy"]
+    raw = RawOutput(tool="ior", file="ior-easy-write.txt", command=f"./ior -g -G {wrong} -k -e -w")
+    run.phases["ior-easy-write"] = dataclasses.replace(phase, raw=raw)
+    findings = token_findings(run, IssuedToken(TOKEN, ISSUED, EXPIRES))
+    assert [(f.code, f.phase) for f in findings] == [("token-seed-mismatch", "ior-easy-write")]
+    assert "in the tool's output" in findings[0].message and str(wrong) in findings[0].message

@@ -124,6 +124,8 @@ def test_a_run_made_with_its_token_verifies_and_uses_the_token_up(
     assert created
     findings = _token_findings(submission)
     assert set(findings) == {"token-verified"}, {code: f.message for code, f in findings.items()}
+    # Every seeded phase of the standard mode, in result.txt and in the tools' own outputs.
+    assert "the seeds of its 11 seeded phase(s)" in findings["token-verified"].message
     # The seeds the runner printed are the ones recomputed from the token.
     result_txt = (token_run.resdir / "result.txt").read_text()
     seeds = expected_seeds(token_run.token)
@@ -180,7 +182,7 @@ def test_a_run_edited_to_name_a_fresh_token_is_refused_by_its_seeds(
     submission, _ = create(submitter, _tar(edited, fresh), release=release)
     findings = _token_findings(submission)
     assert "token-seed-mismatch" in findings and "token-verified" not in findings
-    assert {f.phase for f in Finding.objects.filter(submission=submission, code="token-seed-mismatch")} >= {
-        "ior-easy-write",
-        "mdtest-hard-write",
-    }
+    mismatches = Finding.objects.filter(submission=submission, code="token-seed-mismatch")
+    assert {f.phase for f in mismatches} >= {"ior-easy-write", "mdtest-hard-write"}
+    assert any("in the tool's output" in f.message for f in mismatches)
+    assert any("in result.txt" in f.message for f in mismatches)

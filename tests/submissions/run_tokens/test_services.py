@@ -123,7 +123,7 @@ class TestRedeem:
         submission = _upload(submitter, release)
         findings = run_token_redeem(submission=submission, run=_run(token.token, timezone.now()))
         assert _codes(findings) == ["token-verified"]
-        assert "seeds of 2 phase command(s)" in findings[0].message
+        assert "seeds of its 2 seeded phase(s)" in findings[0].message
         token.refresh_from_db()
         assert token.used_by == submission and token.used_at is not None
         # The same submission ingested again (a retry) is still the token's first use.
