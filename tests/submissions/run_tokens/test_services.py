@@ -191,3 +191,27 @@ class TestRedeem:
         release.save()
         findings = run_token_redeem(submission=submission, run=plain)
         assert _codes(findings) == ["token-required"] and findings[0].severity is Severity.ERROR
+
+
+def test_a_valid_real_run_without_a_token_is_invalid_and_cannot_be_submitted_where_tokens_are_required(
+    submitter: Any, create: Any
+) -> None:
+    from submissions.review.services import submission_submit
+    from tests.submissions.helpers import real_tarball
+
+    strict = make_release(run_tokens_required=True)
+    submission, _ = create(submitter, real_tarball(33), release=strict)
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.INVALID and not submission.valid
+    # The run breaks no other rule (it is verified where tokens are optional): the missing token alone
+    # makes it invalid.
+    errors = submission.findings.filter(severity="error").values_list("code", flat=True)
+    assert list(errors) == ["token-required"]
+    with pytest.raises(ValidationError, match="not valid under the IO500 rules"):
+        submission_submit(
+            user=submitter,
+            submission=submission,
+            reviewed=True,
+            followed_rules=True,
+            permission_to_publish=True,
+        )
