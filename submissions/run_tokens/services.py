@@ -39,6 +39,12 @@ def run_token_issue(*, user: User, release: Release, system_name: str) -> RunTok
     if not release.is_open_for_submissions():
         raise ValidationError({"release": f"{release.name} no longer takes submissions."})
     now = timezone.now()
+    open_tokens = RunToken.objects.filter(user=user, used_by__isnull=True, expires_at__gt=now).count()
+    if open_tokens >= settings.RUN_TOKEN_MAX_OPEN:
+        raise ValidationError(
+            f"You have {open_tokens} unused run tokens that have not expired; use them or wait until "
+            "they expire before asking for more."
+        )
     return RunToken.objects.create(
         user=user,
         release=release,

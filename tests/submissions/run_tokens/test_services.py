@@ -82,6 +82,19 @@ class TestIssue:
             run_token_issue(user=submitter, release=release, system_name="   ")
         assert not RunToken.objects.exists()
 
+    def test_an_account_holds_a_limited_number_of_open_tokens(
+        self, submitter: Any, release: Release, settings: Any
+    ) -> None:
+        settings.RUN_TOKEN_MAX_OPEN = 2
+        first = run_token_issue(user=submitter, release=release, system_name="Lab")
+        run_token_issue(user=submitter, release=release, system_name="Lab")
+        with pytest.raises(ValidationError, match="2 unused run tokens"):
+            run_token_issue(user=submitter, release=release, system_name="Lab")
+        # A used token no longer counts.
+        first.used_by = _upload(submitter, release)
+        first.save()
+        run_token_issue(user=submitter, release=release, system_name="Lab")
+
     def test_the_page_issues_a_token_to_a_logged_in_submitter_and_lists_theirs(
         self, client: Any, submitter: Any, other_submitter: Any, release: Release
     ) -> None:
