@@ -40,9 +40,18 @@ TOKEN_RE = re.compile(rf"{re.escape(TOKEN_PREFIX)}[a-z2-7]{{{TOKEN_BODY_CHARS}}}
 # The extreme offsets of local time from UTC in use (Baker Island UTC-12, Line Islands UTC+14).
 EARLIEST_ZONE = dt.timedelta(hours=-12)
 LATEST_ZONE = dt.timedelta(hours=14)
-# The phase family a phase's seed is derived from: `u_phase_unique_random_number("ior-easy")` for
-# ior-easy-write and ior-easy-read alike. ior-rnd4K-easy-read reuses ior-easy's files and command.
-SEED_FAMILIES: dict[str, str] = {family + "-": family for family in SEED_PHASES}
+# The phase family a phase's seed is derived from (phase-name prefix -> the name the application
+# hashes): `u_phase_unique_random_number("ior-easy")` for ior-easy-write and ior-easy-read alike;
+# ior-rnd4K-easy-read takes ior-easy's parameters (`ior_easy_add_params` in
+# src/phase_ior_rnd4k_easy_read.c), so its seed too; the md-workbench phases are mdworkbench-* here.
+SEED_FAMILIES: dict[str, str] = {
+    "ior-easy-": "ior-easy",
+    "ior-rnd4K-easy-": "ior-easy",
+    "ior-hard-": "ior-hard",
+    "mdtest-easy-": "mdtest-easy",
+    "mdtest-hard-": "mdtest-hard",
+    "mdworkbench-": "md-workbench",
+}
 
 
 def is_token(text: str | None) -> bool:

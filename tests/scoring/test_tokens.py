@@ -79,6 +79,8 @@ def _run(
         "ior-hard-read": _phase("ior-hard-read", f"./ior -C -Q 1 -g -G={seeds['ior-hard']} -r -R"),
         "mdtest-easy-write": _phase("mdtest-easy-write", f"./mdtest -n 10 -G {seeds['mdtest-easy']}"),
         "mdtest-hard-stat": _phase("mdtest-hard-stat", f"./mdtest -n 10 -G={seeds['mdtest-hard']} -T"),
+        "ior-rnd4K-easy-read": _phase("ior-rnd4K-easy-read", f"./ior -g -G {seeds['ior-easy']} -r -z"),
+        "mdworkbench-bench": _phase("mdworkbench-bench", f"./md-workbench -G={seeds['md-workbench']}"),
         "find": _phase("find", "./pfind /data -newer x"),
     }
     return RunResult(
@@ -104,6 +106,8 @@ def test_a_run_made_with_the_token_shows_it_everywhere() -> None:
         ("ior-hard-read", "ior-hard"),
         ("mdtest-easy-write", "mdtest-easy"),
         ("mdtest-hard-stat", "mdtest-hard"),
+        ("ior-rnd4K-easy-read", "ior-easy"),
+        ("mdworkbench-bench", "md-workbench"),
     ]
     assert _codes(run) == []
 
@@ -111,7 +115,7 @@ def test_a_run_made_with_the_token_shows_it_everywhere() -> None:
 def test_a_run_made_with_another_timestamp_has_other_seeds() -> None:
     # The directory renamed to the token after a run made with the application's own timestamp.
     run = _run(seeds=expected_seeds("2026.11.28-03.00.00"))
-    assert _codes(run) == ["token-seed-mismatch"] * 4
+    assert _codes(run) == ["token-seed-mismatch"] * 6
 
 
 def test_a_folder_renamed_to_the_token_does_not_match_result_txt() -> None:

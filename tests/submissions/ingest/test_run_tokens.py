@@ -124,8 +124,9 @@ def test_a_run_made_with_its_token_verifies_and_uses_the_token_up(
     assert created
     findings = _token_findings(submission)
     assert set(findings) == {"token-verified"}, {code: f.message for code, f in findings.items()}
-    # Every seeded phase of the standard mode, in result.txt and in the tools' own outputs.
-    assert "the seeds of its 11 seeded phase(s)" in findings["token-verified"].message
+    # Every seeded phase of the standard mode (ior-rnd4K-easy-read included, with ior-easy's seed), in
+    # result.txt and in the tools' own outputs.
+    assert "the seeds of its 12 seeded phase(s)" in findings["token-verified"].message
     # The seeds the runner printed are the ones recomputed from the token.
     result_txt = (token_run.resdir / "result.txt").read_text()
     seeds = expected_seeds(token_run.token)
