@@ -101,6 +101,13 @@ class Release(models.Model):
             "submissions to use the official release, so by default only the Historical list does."
         ),
     )
+    run_tokens_required = models.BooleanField(
+        default=False,
+        help_text=(
+            "Runs for this release's lists must be made with a run token the registry issued "
+            "(--timestamp=<token>); a run without a valid one gets an error and cannot be accepted."
+        ),
+    )
     rules_from = models.ForeignKey(
         "self",
         null=True,

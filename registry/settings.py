@@ -218,6 +218,12 @@ if INGEST_HEARTBEAT_S * 2 > INGEST_LEASE_S:
         f"(INGEST_STUCK_AFTER_MINUTES = {INGEST_LEASE_S:g} s), or live workers would look dead."
     )
 INGEST_MAX_ATTEMPTS = env.int("INGEST_MAX_ATTEMPTS", default=3)
+# How long a run token stays valid after it is issued (submissions/run_tokens): long enough for a
+# job to wait in a batch queue and run all phases, short enough that a token stands for a fresh run.
+RUN_TOKEN_LIFETIME_HOURS = env.float("RUN_TOKEN_LIFETIME_HOURS", default=7 * 24.0)
+# At most this many unused, unexpired run tokens per account: enough for a campaign of runs, not a
+# way to fill the table.
+RUN_TOKEN_MAX_OPEN = env.int("RUN_TOKEN_MAX_OPEN", default=50)
 # Where archives are unpacked while they are verified (the system temporary folder when empty).
 INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
 # An attempt stopped by a fault of ours (scratch disk full, archive storage unreachable) waits this

@@ -124,6 +124,38 @@ CODES: dict[str, Code] = {
         "The {phase} command uses the seed -G {found}, but a run started at {timestamp} derives "
         "-G {expected}. The command line or the result directory name was changed after the run.",
     ),
+    # --- run tokens (scoring/tokens.py): the run against the token its result directory names ---
+    "token-directory-mismatch": Code(
+        ERROR,
+        "The run names the run token {token}, but {where} is '{name}'. The official application "
+        "names the result directory after --timestamp; a renamed directory no longer matches its seeds.",
+    ),
+    "token-seed-mismatch": Code(
+        ERROR,
+        "The {phase} command in {where} uses the seed -G {found}, but a run made with "
+        "--timestamp=<its run token> derives -G {expected}. The run was made with another timestamp, "
+        "or its files were edited.",
+    ),
+    "token-seeds-missing": Code(
+        ERROR,
+        "The run names the run token {token}, but no phase's command line prints its -G seed, so the "
+        "run cannot be tied to the token. Upload the result directory as the application wrote it.",
+    ),
+    "token-start-unknown": Code(
+        ERROR,
+        "The run names the run token {token}, but result.txt records no t_start, so it cannot be "
+        "shown that the run started while the token was valid.",
+    ),
+    "token-started-before-issue": Code(
+        ERROR,
+        "The first phase started at {started} (local time), more than the widest time-zone offset "
+        "before the run token was issued ({issued} UTC). A run cannot use a token before it exists.",
+    ),
+    "token-started-after-expiry": Code(
+        ERROR,
+        "The first phase started at {started} (local time), more than the widest time-zone offset "
+        "after the run token expired ({expires} UTC). Ask for a new token and run again.",
+    ),
     "version-dev-build": Code(
         WARNING,
         "The benchmark version '{version}' is {ahead} commit(s) past the tag {tag} (a development "

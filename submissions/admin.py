@@ -14,6 +14,7 @@ from submissions.models import (
     Institution,
     PhaseResult,
     Result,
+    RunToken,
     StorageSystem,
     Submission,
     SystemDescription,
@@ -99,6 +100,30 @@ class ArchiveAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["original_name", "kind", "size", "sha256", "submission", "uploaded_at"]
     search_fields = ["sha256", "original_name"]
     readonly_fields = ["submission", "kind", "file", "sha256", "size", "original_name", "uploaded_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RunToken)
+class RunTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Read-only: a token is issued by its submitter and used up by the ingest, never edited by hand."""
+
+    list_display = ["token", "user", "release", "system_name", "issued_at", "expires_at", "used_by"]
+    search_fields = ["token", "user__username", "system_name"]
+    readonly_fields = [
+        "token",
+        "user",
+        "release",
+        "system_name",
+        "issued_at",
+        "expires_at",
+        "used_by",
+        "used_at",
+    ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

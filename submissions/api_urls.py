@@ -4,6 +4,7 @@ from django.urls import path
 
 from submissions import api
 from submissions.review import api as review_api
+from submissions.run_tokens import api as run_token_api
 
 app_name = "submissions-api"
 
@@ -28,5 +29,6 @@ urlpatterns = [
     path(
         "submissions/<int:pk>/revisions/", review_api.RevisionListApi.as_view(), name="submission-revisions"
     ),
+    path("run-tokens/", run_token_api.RunTokenListCreateApi.as_view(), name="run-token-list"),
     path("submissions/<int:pk>/replace/", review_api.ReplaceApi.as_view(), name="submission-replace"),
 ]

@@ -101,6 +101,36 @@ CODES: dict[str, Code] = {
         "and archive are called) is already in the registry as submission {first}: /submissions/{first}/. "
         "The archive's bytes differ, so it was re-packed; the committee decides which one counts.",
     ),
+    # --- run tokens (submissions/run_tokens/services.py): what only the issued tokens tell ---
+    "token-required": Code(
+        ERROR,
+        "{release} requires run tokens: ask the registry for a run token (Run tokens page or the API), "
+        "run with --timestamp=<token> and upload the result directory the run made.",
+    ),
+    "token-unknown": Code(
+        ERROR,
+        "The result directory is named like a run token ({token}), but the registry never issued it. "
+        "Run with a token the registry gave you, unchanged.",
+    ),
+    "token-foreign": Code(
+        ERROR,
+        "The run token {token} was issued to another account. A token binds a run to the account that "
+        "asked for it; ask for your own.",
+    ),
+    "token-reused": Code(
+        ERROR,
+        "The run token {token} was already used by submission {first} on {used_at} UTC. A token is good "
+        "for one run; ask for a new one for every run.",
+    ),
+    "token-other-release": Code(
+        ERROR,
+        "The run token {token} was issued for {token_release}, but the run was submitted to {release}.",
+    ),
+    "token-verified": Code(
+        INFO,
+        "The run was made with the run token {token}, issued to this account on {issued} UTC for "
+        "{system}: its result directory, the seeds of its {seeded} seeded phase(s) and its start time match.",
+    ),
     # The reason is the sentence of whoever rejected it (unpacking, size limit, exhausted attempts).
     "archive-rejected": Code(ERROR, "{reason}"),
 }

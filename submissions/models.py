@@ -421,3 +421,4 @@ from submissions.review.models import ReverifyRun as ReverifyRun  # noqa: E402
 from submissions.review.models import ReviewComment as ReviewComment  # noqa: E402
 from submissions.review.models import ReviewEvent as ReviewEvent  # noqa: E402
 from submissions.review.models import SubmissionRevision as SubmissionRevision  # noqa: E402
+from submissions.run_tokens.models import RunToken as RunToken  # noqa: E402

@@ -4,6 +4,7 @@ from django.urls import path
 
 from submissions import views
 from submissions.review import views as review_views
+from submissions.run_tokens import views as run_token_views
 
 # The public page of a submission (/submissions/<id>/, "submissions:detail") is presentation and lives
 # in frontend.pages; the root URLs (registry.urls) put it in this namespace beside these routes.
@@ -12,6 +13,7 @@ app_name = "submissions"
 urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("mine/", views.mine, name="mine"),
+    path("run-tokens/", run_token_views.run_tokens, name="run-tokens"),
     path("<int:pk>/status.json", views.status, name="status"),
     path("<int:pk>/files/<int:archive_id>/", views.download, name="download"),
     path("after-login/", views.after_login, name="after-login"),

@@ -46,6 +46,15 @@ class ReleaseForm(forms.Form):
             "takes them."
         ),
     )
+    run_tokens_required = forms.BooleanField(
+        required=False,
+        label="Require run tokens",
+        help_text=(
+            "Every run must be made with a run token the submitter asked the registry for "
+            "(io500 config.ini --timestamp=<token>); a run without a valid token gets an error and "
+            "cannot be accepted."
+        ),
+    )
     accepted_versions = forms.CharField(
         required=False,
         help_text=(
@@ -65,6 +74,7 @@ class ReleaseForm(forms.Form):
                     "embargo_end": release.embargo_end,
                     "list_kinds": list(release.list_kinds),
                     "bundled_runner_kinds": list(release.bundled_runner_kinds),
+                    "run_tokens_required": release.run_tokens_required,
                     "accepted_versions": ", ".join(release.accepted_versions),
                 },
             )
@@ -93,5 +103,6 @@ class ReleaseForm(forms.Form):
             ),
             list_kinds=tuple(data["list_kinds"]),
             bundled_runner_kinds=tuple(data.get("bundled_runner_kinds") or ()),
+            run_tokens_required=bool(data.get("run_tokens_required")),
             accepted_versions=data["accepted_versions"],
         )

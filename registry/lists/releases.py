@@ -42,6 +42,8 @@ class ReleaseSettings:
     accepted_versions: tuple[str, ...] = field(default=())
     # The lists that take results of the registry's bundled runner (Release.bundled_runner_kinds).
     bundled_runner_kinds: tuple[str, ...] = (ListKind.HISTORICAL.value,)
+    # Release.run_tokens_required: off unless the committee turns it on.
+    run_tokens_required: bool = False
 
 
 def _check_name(name: str) -> str:
@@ -109,6 +111,7 @@ def release_open(*, name: str, settings: ReleaseSettings) -> Release:
             accepted_versions=list(settings.accepted_versions),
             versions_source="Set by the committee." if settings.accepted_versions else "",
             bundled_runner_kinds=_ordered(settings.bundled_runner_kinds),
+            run_tokens_required=settings.run_tokens_required,
             rules_from=(earlier.rules_from or earlier) if earlier is not None else None,
         )
 
@@ -159,6 +162,7 @@ def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
         release.embargo_end = settings.dates.embargo_end
         release.list_kinds = _ordered(settings.list_kinds)
         release.bundled_runner_kinds = _ordered(settings.bundled_runner_kinds)
+        release.run_tokens_required = settings.run_tokens_required
         if list(settings.accepted_versions) != list(release.accepted_versions):
             release.accepted_versions = list(settings.accepted_versions)
             release.versions_source = "Set by the committee."

@@ -18,6 +18,7 @@ from scoring.primary import choose_primary
 from submissions.codes import finding
 from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
+from submissions.run_tokens.services import run_token_redeem
 from submissions.system.archive_files import FoundSystemFile
 from submissions.system.checks import system_findings
 from submissions.system.services import (
@@ -174,7 +175,8 @@ def ingest_store_verifications(
         primary_findings: list[ScoringFinding] = []
         for index, (verification, extra) in enumerate(ranked):
             if index == 0:
-                extra = [*extra, *choice.findings, *description_findings]
+                token_findings = run_token_redeem(submission=submission, run=verification.result)
+                extra = [*extra, *choice.findings, *description_findings, *token_findings]
             findings = _create_result(submission, verification, extra, primary=index == 0)
             if index == 0:
                 primary_findings = findings

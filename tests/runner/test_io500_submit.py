@@ -17,6 +17,7 @@ pytestmark = pytest.mark.runner
 
 SUBMIT = Path(__file__).resolve().parents[2] / "runner" / "io500-submit"
 TOKEN = "s3cret-token"
+RUN_TOKEN = "io500-run-abcdefghijklmnopqrstuvwxyz"
 
 
 class FakeRegistry:
@@ -48,6 +49,18 @@ def make_handler(registry: FakeRegistry) -> type[BaseHTTPRequestHandler]:
                 return
             body = self.rfile.read(int(self.headers["Content-Length"]))
             registry.uploads.append((dict(self.headers), body))
+            if self.path == "/api/v1/run-tokens/":
+                asked = json.loads(body)
+                self.reply(
+                    201,
+                    {
+                        "token": RUN_TOKEN,
+                        "release": asked["release"],
+                        "system_name": asked["system_name"],
+                        "expires_at": "2026-12-05T03:00:00Z",
+                    },
+                )
+                return
             if registry.upload_status != 201:
                 self.reply(registry.upload_status, {"archive": ["The file is not an archive."]})
                 return
@@ -171,3 +184,24 @@ def test_it_reports_an_unreachable_registry_with_exit_2(tarball: Path) -> None:
     done = submit(tarball, "http://127.0.0.1:9")
     assert done.returncode == 2
     assert "Cannot reach" in done.stderr
+
+
+def test_it_asks_for_a_run_token_and_prints_it_alone_on_stdout(serve: Any) -> None:
+    registry = FakeRegistry([])
+    url = serve(registry)
+    command = [sys.executable, str(SUBMIT), "--new-run-token", "--url", url, "--token", TOKEN]
+    done = subprocess.run(
+        [*command, "--release", "isc27", "--system-name", "Wolf"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == RUN_TOKEN + "\n"  # ready for --timestamp="$(io500-submit --new-run-token ...)"
+    assert f"--timestamp={RUN_TOKEN}" in done.stderr
+    headers, body = registry.uploads[0]
+    assert headers["Content-Type"] == "application/json"
+    assert json.loads(body) == {"release": "isc27", "system_name": "Wolf"}
+    missing = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert missing.returncode == 2 and "--release" in missing.stderr

@@ -195,3 +195,20 @@ def test_an_embargo_cannot_be_set_on_runs_another_release_already_published(
     assert (
         client.post(f"/review/releases/{earlier.slug}/edit/", form_data(embargo_end=ended)).status_code == 302
     )
+
+
+def test_the_committee_turns_run_tokens_on_for_a_release_and_off_again(committee_member, client):
+    release = open_release("ISC41")
+    assert not release.run_tokens_required  # off by default
+    client.force_login(committee_member)
+    page = client.get(f"/review/releases/{release.slug}/edit/").content.decode()
+    assert 'name="run_tokens_required"' in page
+    assert (
+        client.post(f"/review/releases/{release.slug}/edit/", form_data(run_tokens_required="on")).status_code
+        == 302
+    )
+    release.refresh_from_db()
+    assert release.run_tokens_required
+    assert client.post(f"/review/releases/{release.slug}/edit/", form_data()).status_code == 302
+    release.refresh_from_db()
+    assert not release.run_tokens_required
