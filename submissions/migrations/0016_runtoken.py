@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("registry", "0009_release_run_tokens_required"),
-        ("submissions", "0014_entry_decisions"),
+        ("submissions", "0015_run_counts_sources"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
