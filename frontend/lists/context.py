@@ -16,7 +16,7 @@ from django.utils import timezone
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
-from registry.lists.changes import snapshot_changes
+from registry.lists.changes import correction_changes, release_changes
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
@@ -247,9 +247,10 @@ def list_context(
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
     columns = table_columns(result)
-    # A published version says what it changed (a correction note shows the real diff), and marks
-    # its entries that were not on the previous list "new".
-    changes = snapshot_changes(snapshot) if snapshot.is_frozen else None
+    # A published version says what is new on it since the previous release's list (those entries
+    # are marked "new"), and a correction also what it changed in the version it corrects.
+    changes = release_changes(snapshot) if snapshot.is_frozen else None
+    correction = correction_changes(snapshot) if snapshot.is_frozen else None
     new_ids = changes.added_ids if changes else frozenset()
     detail_prefix = submission_url_prefix()
     # Links write the formula in its one canonical spelling, which the caches keep.
@@ -285,6 +286,7 @@ def list_context(
             "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
             "citation": list_citation(snapshot, list_verdicts(snapshot=snapshot), retrieved=retrieval_date()),
             "changes": changes,
+            "correction": correction,
             "new_count": len(new_ids),
             "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
         }

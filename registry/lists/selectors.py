@@ -309,8 +309,19 @@ def list_candidates(*, release: Release) -> list[Candidate]:
 def base_snapshot(*, release: Release, kind: str) -> ListSnapshot | None:
     """The list a new list of `kind` for `release` carries over: the newest published list of its
     lineage (the Research lists continue the IO500 lists) of an earlier release that the release's
-    rules still accept (`rules_from`: SC19 restarted the lists). Lists the registry reconstructed
-    from the public data are never carried: only a list a committee published is."""
+    rules still accept (`rules_from`: SC19 restarted the lists); for a correction, the release's own
+    published version it corrects. Lists the registry reconstructed from the public data are never
+    carried: only a list a committee published is."""
+    # A correction carries over the version it corrects: the release's own published list.
+    corrected = (
+        ListSnapshot.objects.filter(release=release, kind=kind, status=ListSnapshot.Status.PUBLISHED)
+        .exclude(provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .select_related("release", "carried_from__release")
+        .order_by("-version")
+        .first()
+    )
+    if corrected is not None:
+        return corrected
     kinds = lineage(kind)
     rules_from = release.rules_from or release
     found = list(
@@ -353,8 +364,21 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
             "submission__release__publication_date",
             "submission__release__embargo_end",
             "submission__valid",
+            "submission__score",
+            "submission__bw",
+            "submission__md",
         )
     )
+    correction = snapshot.release_id == release.pk
+
+    def current(row: dict[str, Any], name: str) -> Any:
+        # A correction keeps the entries of earlier releases as they were listed, and takes the current
+        # values of its own release's runs (a rescoring is what a correction may fix).
+        own = row["submission__release_id"] == release.pk
+        if correction and own and row[f"submission__{name}"] is not None:
+            return row[f"submission__{name}"]
+        return row[name]
+
     entries = tuple(
         Candidate(
             submission_id=row["submission_id"],
@@ -362,18 +386,27 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
             release_date=row["submission__release__publication_date"],
             release_id=row["submission__release_id"],
             embargo_end=row["submission__release__embargo_end"],
-            score=row["score"],
-            bw=row["bw"],
-            md=row["md"],
+            score=current(row, "score"),
+            bw=current(row, "bw"),
+            md=current(row, "md"),
             valid=row["submission__valid"],
             client_nodes=None,
             carried_rank=row["rank"],
         )
         for row in rows
     )
+    since = snapshot.release.publication_date
+    if correction:
+        # A correction takes, beside the version it corrects, the runs that version could take: those
+        # accepted since the list it carried over itself (every accepted run when it carried none).
+        since = (
+            snapshot.carried_from.release.publication_date
+            if snapshot.carried_from is not None
+            else datetime.date.min
+        )
     return BaseList(
         entries=entries,
-        since=snapshot.release.publication_date,
+        since=since,
         snapshot_id=snapshot.pk,
         label=str(snapshot),
     )
