@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import CharField, Count, F, JSONField, Min, OuterRef, Q, QuerySet, Subquery, Value
@@ -371,7 +372,7 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
     )
     correction = snapshot.release_id == release.pk
 
-    def current(row: dict[str, Any], name: str) -> Any:
+    def current(row: Mapping[str, Any], name: str) -> Any:
         # A correction keeps the entries of earlier releases as they were listed, and takes the current
         # values of its own release's runs (a rescoring is what a correction may fix).
         own = row["submission__release_id"] == release.pk
