@@ -19,6 +19,8 @@ from submissions.selectors import submission_public_fingerprint
 PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
+    # A release's page (its lists, what is new, the awards): cached like its lists.
+    PublicRoute(re.compile(r"^/lists/[a-z0-9]+/$"), ()),
     PublicRoute(re.compile(r"^/history/$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),

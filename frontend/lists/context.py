@@ -22,6 +22,7 @@ from registry.lists.selectors import (
     list_facets,
     list_verdicts,
     recorded_list_changes,
+    release_current_lists,
     release_list,
     release_published_kinds,
     releases_after,
@@ -292,3 +293,27 @@ def list_context(
         }
     )
     return context
+
+
+def release_context(release: Release) -> dict[str, Any] | None:
+    """The public page of a release: each list it published, what is new on it since the previous
+    release's list, and its awards, as io500.org gives them per BoF (None: nothing published)."""
+    snapshots = release_current_lists(release=release)
+    if not snapshots:
+        return None
+    detail_prefix = submission_url_prefix()
+    lists = []
+    for snapshot in snapshots:
+        changes = release_changes(snapshot)
+        lists.append(
+            {
+                "kind": snapshot.kind,
+                "label": kind_label(snapshot.kind),
+                "snapshot": snapshot,
+                "url": reverse("frontend:list", kwargs={"release": release.slug, "kind": snapshot.kind}),
+                "previous_label": changes.previous_label if changes else None,
+                "new_count": len(changes.added_ids) if changes else None,
+                "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
+            }
+        )
+    return {"release": release, "lists": lists, "releases": list(release_list())}

@@ -39,6 +39,15 @@ def visible_snapshots() -> QuerySet[ListSnapshot]:
     return ListSnapshot.objects.filter(out_of_embargo, status__in=VISIBLE_STATUSES)
 
 
+def release_current_lists(*, release: Release) -> list[ListSnapshot]:
+    """The current published version of each of the release's visible lists, in tab order."""
+    position = {kind.value: index for index, kind in enumerate(KIND_ORDER)}
+    found = visible_snapshots().filter(release=release, status=ListSnapshot.Status.PUBLISHED)
+    return sorted(
+        found.select_related("release"), key=lambda s: (position.get(s.kind, len(position)), -s.version)
+    )
+
+
 def release_list() -> QuerySet[Release]:
     return Release.objects.order_by("-publication_date")
 
