@@ -409,9 +409,16 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
     if correction:
         # A correction takes, beside the version it corrects, the runs that version could take: those
         # accepted since the list it carried over itself (every accepted run when it carried none).
+        # A correction of a correction: back to the release's first version, whose base is the list
+        # of an earlier release (or none).
+        origin = snapshot
+        while origin.carried_from is not None and origin.carried_from.release_id == release.pk:
+            origin = ListSnapshot.objects.select_related("carried_from__release").get(
+                pk=origin.carried_from_id
+            )
         since = (
-            snapshot.carried_from.release.publication_date
-            if snapshot.carried_from is not None
+            origin.carried_from.release.publication_date
+            if origin.carried_from is not None
             else datetime.date.min
         )
     return BaseList(

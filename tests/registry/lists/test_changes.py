@@ -305,3 +305,22 @@ def test_a_correction_draft_carries_over_the_version_it_corrects(
     assert f'data-submission="{first.pk}"' in correction.split('data-role="removed"')[1]
     origins = body.split('data-role="origin">')[1:]
     assert [origin.split("<")[0] for origin in origins] == ["carried"]
+
+
+def test_a_revoked_exclusion_brings_the_entry_back_in_the_next_correction(
+    published: dict[str, Any], committee_member: Any
+) -> None:
+    from submissions.review.services import entry_decision_revoke
+
+    release, first = published["release"], published["first"]
+    decision = submission_exclude(
+        user=committee_member, submission=first, release=release, list_kind="research", reason="late"
+    )
+    second_version = publish_research(release, committee_member, reason="A excluded")
+    assert first.pk not in set(second_version.entries.values_list("submission_id", flat=True))
+    entry_decision_revoke(user=committee_member, decision=decision, reason="it was on time")
+    third = publish_research(release, committee_member, reason="A back: the exclusion was revoked")
+    assert first.pk in set(third.entries.values_list("submission_id", flat=True))
+    fix = correction_changes(third)
+    assert fix is not None and fix.added_ids == {first.pk}
+    assert fix.previous_label == "version 2 of this list (ISC40* Research)"
