@@ -414,7 +414,7 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
         origin = snapshot
         while origin.carried_from is not None and origin.carried_from.release_id == release.pk:
             origin = ListSnapshot.objects.select_related("carried_from__release").get(
-                pk=origin.carried_from_id
+                pk=origin.carried_from.pk
             )
         since = (
             origin.carried_from.release.publication_date

@@ -85,7 +85,7 @@ class TestDuplicateState:
     ) -> None:
         first, second = copies
         release_page = client_for(committee_member).get(
-            reverse("publishing:release", kwargs={"release": first.release.slug})
+            reverse("publishing:release", kwargs={"release": "isc40"})
         )
         assert "Submitted for review 1" in release_page.content.decode()
         assert "Duplicate of another copy 1" in release_page.content.decode()
@@ -157,7 +157,7 @@ class TestRevoke:
     ) -> None:
         release = open_release()
         entry = verified_upload(submitter, release, review_state=ReviewState.ACCEPTED)
-        exclude = {"release": release, "list_kind": "research", "reason": "r"}
+        exclude: dict[str, Any] = {"release": release, "list_kind": "research", "reason": "r"}
         decision = submission_exclude(user=committee_member, submission=entry, **exclude)
         page = client_for(committee_member)
         body = page.get(reverse("review:detail", args=[entry.pk])).content.decode()
