@@ -316,4 +316,4 @@ def release_context(release: Release) -> dict[str, Any] | None:
                 "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
             }
         )
-    return {"release": release, "lists": lists, "releases": list(release_list())}
+    return {"release": release, "lists": lists}
