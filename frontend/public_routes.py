@@ -19,6 +19,8 @@ from submissions.selectors import submission_public_fingerprint
 PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
+    # A release's page (its lists, what is new, the awards): cached like its lists.
+    PublicRoute(re.compile(r"^/lists/[a-z0-9]+/$"), ()),
     PublicRoute(re.compile(r"^/history/$"), HISTORY_PARAMS),
     # The list index and the information pages (frontend.pages.info) read no query.
     PublicRoute(re.compile(r"^/(?:lists|rules|how-to-run|call|about)/$"), ()),

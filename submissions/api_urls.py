@@ -14,6 +14,13 @@ urlpatterns = [
     path(
         "submissions/<int:pk>/decisions/", review_api.EntryDecisionApi.as_view(), name="submission-decisions"
     ),
+    path(
+        "submissions/<int:pk>/decisions/<int:decision_pk>/revoke/",
+        review_api.EntryDecisionRevokeApi.as_view(),
+        name="submission-decision-revoke",
+    ),
+    path("submissions/<int:pk>/assess/", review_api.AssessApi.as_view(), name="submission-assess"),
+    path("submissions/<int:pk>/comments/", review_api.CommentApi.as_view(), name="submission-comments"),
     path("submissions/<int:pk>/submit/", review_api.SubmitApi.as_view(), name="submission-submit"),
     path("submissions/<int:pk>/review/", review_api.ReviewDecisionApi.as_view(), name="submission-review"),
     path(

@@ -58,6 +58,9 @@ class ReviewState(models.TextChoices):
     WITHDRAWN = "withdrawn", "Withdrawn"
     # A new upload replaced its tarball; `Submission.supersedes` on the new one points here.
     SUPERSEDED = "superseded", "Superseded by a new upload"
+    # The committee said another copy of the same run counts (an EntryDecision "duplicate" names it):
+    # this copy leaves the review queue and every list; revoking the mark restores its earlier state.
+    DUPLICATE = "duplicate", "Duplicate of another copy"
 
 
 class Reproducibility(models.TextChoices):

@@ -16,13 +16,14 @@ from django.utils import timezone
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
-from registry.lists.changes import snapshot_changes
+from registry.lists.changes import correction_changes, release_changes
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
     list_verdicts,
     recorded_list_changes,
     release_bof_facts,
+    release_current_lists,
     release_list,
     release_published_kinds,
     releases_after,
@@ -271,9 +272,10 @@ def list_context(
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
     columns = table_columns(result)
-    # A published version says what it changed (a correction note shows the real diff), and marks
-    # its entries that were not on the previous list "new".
-    changes = snapshot_changes(snapshot) if snapshot.is_frozen else None
+    # A published version says what is new on it since the previous release's list (those entries
+    # are marked "new"), and a correction also what it changed in the version it corrects.
+    changes = release_changes(snapshot) if snapshot.is_frozen else None
+    correction = correction_changes(snapshot) if snapshot.is_frozen else None
     new_ids = changes.added_ids if changes else frozenset()
     detail_prefix = submission_url_prefix()
     # Links write the formula in its one canonical spelling, which the caches keep.
@@ -309,8 +311,33 @@ def list_context(
             "show_radar": kind in RANKED_KIND_VALUES and snapshot.status == ListSnapshot.Status.PUBLISHED,
             "citation": list_citation(snapshot, list_verdicts(snapshot=snapshot), retrieved=retrieval_date()),
             "changes": changes,
+            "correction": correction,
             "new_count": len(new_ids),
             "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
         }
     )
     return context
+
+
+def release_context(release: Release) -> dict[str, Any] | None:
+    """The public page of a release: each list it published, what is new on it since the previous
+    release's list, and its awards, as io500.org gives them per BoF (None: nothing published)."""
+    snapshots = release_current_lists(release=release)
+    if not snapshots:
+        return None
+    detail_prefix = submission_url_prefix()
+    lists = []
+    for snapshot in snapshots:
+        changes = release_changes(snapshot)
+        lists.append(
+            {
+                "kind": snapshot.kind,
+                "label": kind_label(snapshot.kind),
+                "snapshot": snapshot,
+                "url": reverse("frontend:list", kwargs={"release": release.slug, "kind": snapshot.kind}),
+                "previous_label": changes.previous_label if changes else None,
+                "new_count": len(changes.added_ids) if changes else None,
+                "awards": awards_shown(snapshot_awards(snapshot), detail_prefix),
+            }
+        )
+    return {"release": release, "lists": lists}

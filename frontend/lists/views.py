@@ -7,10 +7,13 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from frontend.lists.body import ListBody, list_body_render, list_page_response
+from frontend.lists.context import release_context
 from frontend.lists.csv_cells import csv_text
 from frontend.lists.selectors import list_index
 from registry.core.generations import LIST_CACHE_SECONDS
@@ -76,10 +79,22 @@ def lists_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def release_page(request: HttpRequest, release: str) -> HttpResponse:
-    """A release without a kind opens its first published list (ranked lists first)."""
+    """A release's page: its published lists, what is new on each and their awards (cached and
+    public as a list page is); a release with no list published yet opens its first list's tab."""
     found = release_get(slug=release)
     if found is None:
         raise Http404(f'There is no release "{release}". Release names look like sc19 or isc23.')
+
+    def build() -> ListBody | None:
+        context = release_context(found)
+        if context is None:
+            return None
+        html = SafeString(render_to_string("frontend/_release_body.html", context))
+        return ListBody(title=f"{found.name} lists and awards", html=html, cache_seconds=LIST_CACHE_SECONDS)
+
+    response = list_page_response(request, ("release", found.slug), build)
+    if response is not None:
+        return response
     kinds = release_published_kinds(release=found) or list(found.list_kinds)
     if not kinds:
         raise Http404(f"{found.name} publishes no lists.")

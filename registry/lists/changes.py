@@ -1,10 +1,12 @@
 """Changes since the previous list: which version a list is compared with, its entries as the diff
 needs them, and why entries left (registry.lists.diff computes the changes, purely).
 
-The previous list of a version is the version before it of the same list (a draft: the version
-published now), else the latest published list of the same kind of an earlier release; the first
-Research (10 Node Research) list is compared with the earlier releases' IO500 (10 Node) list, which
-io500.org's Research list continues (docs/list-rules.md). Why an entry left is recorded when the list
+Two comparisons, each labelled by what it compares with: a correction (a second or later version)
+with the version of the same list it corrects (what the correction changed), and every version with
+the previous release's list: the latest published list of the same kind of an earlier release (what
+is new on this list; the first Research (10 Node Research) list is compared with the earlier
+releases' IO500 (10 Node) list, which io500.org's Research list continues, docs/list-rules.md).
+Why an entry left is recorded when the list
 is built (`left_out_reasons`, stored with the snapshot), so a published version keeps the reasons
 that held when it was built; a draft also looks the per-entry decisions up, as they are now."""
 
@@ -15,7 +17,15 @@ from typing import Any
 
 from django.db.models import Q
 
-from registry.lists.diff import NO_LONGER_QUALIFIES, NOT_EXPLAINED_BY_IO500, DiffEntry, ListDiff, list_diff
+from registry.lists.diff import (
+    NO_LONGER_QUALIFIES,
+    NOT_EXPLAINED_BY_IO500,
+    RELEASE,
+    VERSION,
+    DiffEntry,
+    ListDiff,
+    list_diff,
+)
 from registry.lists.membership import DECIDED_RULE, REPLACED_RULE, Candidate
 from registry.models import ListEntry, ListKind, ListSnapshot
 from submissions.review.decisions import decision_reasons
@@ -31,38 +41,50 @@ EVIDENCE_RULE = "evidence"
 FROZEN = (ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED)
 
 
-def previous_snapshot(snapshot: ListSnapshot) -> ListSnapshot | None:
-    """The list version `snapshot` is compared with (None: the first list of its kind). One query:
-    the list page reads it on every uncached view."""
+def previous_version(snapshot: ListSnapshot) -> ListSnapshot | None:
+    """The version of the same list (release and kind) that `snapshot` corrects: the latest published
+    or superseded one before it (a draft: the version published now). None for a first version."""
+    return (
+        ListSnapshot.objects.filter(
+            release=snapshot.release, kind=snapshot.kind, version__lt=snapshot.version, status__in=FROZEN
+        )
+        .select_related("release")
+        .order_by("-version")
+        .first()
+    )
+
+
+def previous_release_snapshot(snapshot: ListSnapshot) -> ListSnapshot | None:
+    """The previous release's list `snapshot` is compared with for what is new on it: the latest
+    published list of the same kind of an earlier release, else of the kind it continues (None: the
+    first list of its kind). Every version of a release's list compares with the same one."""
     continues = CONTINUES.get(snapshot.kind)
     kinds = [snapshot.kind, continues] if continues else [snapshot.kind]
-    same_list = Q(
-        release=snapshot.release, kind=snapshot.kind, version__lt=snapshot.version, status__in=FROZEN
-    )
     # A list still under its release's embargo is shown nowhere, so nothing is compared with it: its
     # entries would show as "removed" on a public page.
-    earlier_release = (
-        Q(
-            kind__in=kinds,
-            status=ListSnapshot.Status.PUBLISHED,
-            release__publication_date__lt=snapshot.release.publication_date,
-        )
-        & release_out_of_embargo_q()
-    )
     found = list(
-        ListSnapshot.objects.filter(same_list | earlier_release)
+        ListSnapshot.objects.filter(
+            Q(
+                kind__in=kinds,
+                status=ListSnapshot.Status.PUBLISHED,
+                release__publication_date__lt=snapshot.release.publication_date,
+            )
+            & release_out_of_embargo_q()
+        )
         .select_related("release")
         .order_by("-release__publication_date", "-version")
     )
-    # This release's earlier version first, then the latest earlier list of the same kind, then of
-    # the kind it continues.
-    same_release = [s for s in found if s.release_id == snapshot.release_id]
-    same_kind = [s for s in found if s.kind == snapshot.kind]
-    continued = [s for s in found if s.kind == continues]
-    for group in (same_release, same_kind, continued):
+    # The latest earlier list of the same kind, then of the kind it continues.
+    for group in ([s for s in found if s.kind == snapshot.kind], [s for s in found if s.kind == continues]):
         if group:
             return group[0]
     return None
+
+
+def previous_snapshot(snapshot: ListSnapshot) -> ListSnapshot | None:
+    """The list a build of `snapshot` follows (its left-out reasons are relative to it): the version
+    it corrects, else the previous release's list."""
+    return previous_version(snapshot) or previous_release_snapshot(snapshot)
 
 
 def snapshot_label(snapshot: ListSnapshot) -> str:
@@ -89,7 +111,7 @@ def diff_entries(snapshot: ListSnapshot) -> list[DiffEntry]:
 
 
 def _both_entries(previous: ListSnapshot, snapshot: ListSnapshot) -> tuple[list[DiffEntry], list[DiffEntry]]:
-    """The entries of both versions in one query."""
+    """The entries of both lists in one query."""
     rows = (
         ListEntry.objects.filter(snapshot_id__in=[previous.pk, snapshot.pk])
         .order_by("snapshot_id", "rank")
@@ -164,11 +186,19 @@ def left_out_reasons(
     return rows
 
 
-def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
-    """What changed since the previous list (None: the first list of its kind)."""
-    previous = previous_snapshot(snapshot)
-    if previous is None:
-        return None
+def _recorded_reasons(snapshot: ListSnapshot) -> list[dict[str, Any]]:
+    """Why entries left, as the builds of this list recorded it: this version's and, for a correction,
+    its earlier versions' (an entry the correction removed left relative to the version it corrects,
+    one v1 left out relative to the previous release's list)."""
+    if snapshot.version <= 1:
+        return list(snapshot.left_out or [])
+    rows = ListSnapshot.objects.filter(
+        release=snapshot.release, kind=snapshot.kind, version__lte=snapshot.version
+    ).order_by("version")
+    return [row for left_out in rows.values_list("left_out", flat=True) for row in left_out or []]
+
+
+def _changes(snapshot: ListSnapshot, previous: ListSnapshot, compared_with: str) -> ListDiff:
     before, after = _both_entries(previous, snapshot)
     current = {e.submission_id for e in after}
     earlier = {e.submission_id for e in before}
@@ -180,7 +210,8 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
     # the committee reads, also looks the decisions up (a published page then costs two queries).
     decided = decision_reasons([*gone, *came]) if (gone or came) and not snapshot.is_frozen else {}
     removed = {pk: reason for pk, reason in decided.items() if pk in earlier}
-    for row in snapshot.left_out or []:
+    recorded = _recorded_reasons(snapshot) if compared_with == RELEASE else list(snapshot.left_out or [])
+    for row in recorded:
         # An entry a better run of its system replaced: the diff names that run itself, with its score.
         if row.get("rule") == REPLACED_RULE:
             continue
@@ -190,7 +221,11 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
     return list_diff(
         before,
         after,
-        previous_label=snapshot_label(previous),
+        previous_label=(
+            f"version {previous.version} of this list ({snapshot_label(previous)})"
+            if compared_with == VERSION
+            else snapshot_label(previous)
+        ),
         # No committee accepted the runs of a reconstructed list: its new runs are only "a run of" it.
         release="" if snapshot.provenance == ListSnapshot.Provenance.RECONSTRUCTED else snapshot.release.name,
         removed_reasons=removed,
@@ -198,7 +233,28 @@ def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
         unexplained=NOT_EXPLAINED_BY_IO500
         if snapshot.provenance == ListSnapshot.Provenance.RECORDED
         else NO_LONGER_QUALIFIES,
+        compared_with=compared_with,
     )
+
+
+def correction_changes(snapshot: ListSnapshot) -> ListDiff | None:
+    """What a correction changes: the diff with the version of the same list it corrects (None: a
+    first version)."""
+    previous = previous_version(snapshot)
+    return _changes(snapshot, previous, VERSION) if previous is not None else None
+
+
+def release_changes(snapshot: ListSnapshot) -> ListDiff | None:
+    """What is new on this list: the diff with the previous release's list (None: the first list of
+    its kind). Its `added_ids` are the entries marked "new"."""
+    previous = previous_release_snapshot(snapshot)
+    return _changes(snapshot, previous, RELEASE) if previous is not None else None
+
+
+def snapshot_changes(snapshot: ListSnapshot) -> ListDiff | None:
+    """The diff a build is judged by: a correction's with the version it corrects, a first version's
+    with the previous release's list (None: the first list of its kind)."""
+    return correction_changes(snapshot) or release_changes(snapshot)
 
 
 def same_as_published(snapshot: ListSnapshot, published: ListSnapshot) -> bool:

@@ -39,7 +39,7 @@ from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
 from registry.core.query_params import canonical_values
 from registry.core.site import site_fingerprint
 from registry.lists.awards import awards_payload, snapshot_awards
-from registry.lists.changes import snapshot_changes
+from registry.lists.changes import release_changes
 from registry.lists.columns import (
     CUSTOM_COLUMNS,
     IDENTITY_COLUMNS,
@@ -366,7 +366,7 @@ def list_highlights(snapshot: ListSnapshot) -> dict[str, Any]:
     cached = cache.get(key) if snapshot.is_frozen else None
     if isinstance(cached, dict):
         return cached
-    changes = snapshot_changes(snapshot) if snapshot.is_frozen else None
+    changes = release_changes(snapshot) if snapshot.is_frozen else None
     highlights = {
         "awards": awards_payload(snapshot_awards(snapshot)),
         "previous_list": changes.previous_label if changes else None,

@@ -66,6 +66,12 @@ class Rerank:
         return abs(self.score_before - self.entry.score) > SCORE_TOLERANCE * max(1.0, abs(self.score_before))
 
 
+# What a diff compares with: the version before of the same list (a correction), or the previous
+# release's list (what is new on this list).
+VERSION = "version"
+RELEASE = "release"
+
+
 @dataclass(frozen=True)
 class ListDiff:
     previous_label: str
@@ -78,6 +84,14 @@ class ListDiff:
     previous_top: DiffEntry | None
     # Added entries of a storage system the previous version did not list at all.
     new_systems: tuple[DiffEntry, ...]
+    # VERSION or RELEASE: which comparison this is, so each is labelled by what it compares with.
+    compared_with: str = RELEASE
+
+    @property
+    def heading(self) -> str:
+        if self.compared_with == VERSION:
+            return f"Correction: changes since {self.previous_label}, the version it corrects"
+        return f"Changes since {self.previous_label} (the previous release's list)"
 
     @property
     def unchanged(self) -> bool:
@@ -143,6 +157,7 @@ def list_diff(
     removed_reasons: Mapping[int, str] | None = None,
     added_reasons: Mapping[int, str] | None = None,
     unexplained: str = NO_LONGER_QUALIFIES,
+    compared_with: str = RELEASE,
 ) -> ListDiff:
     """The changes from `previous` to `current` (each in rank order, or any order: ranks decide).
 
@@ -191,13 +206,14 @@ def list_diff(
         new_top=after[0] if top_changed else None,
         previous_top=before[0] if top_changed else None,
         new_systems=new_systems,
+        compared_with=compared_with,
     )
 
 
 def diff_lines(diff: ListDiff) -> list[str]:
     """The diff as plain lines (the `build_list` command, a correction note)."""
     lines = [
-        f"Changes since {diff.previous_label}: {len(diff.added)} added, {len(diff.removed)} removed, "
+        f"{diff.heading}: {len(diff.added)} added, {len(diff.removed)} removed, "
         f"{len(diff.moved)} re-ranked, {len(diff.rescored)} rescored, {len(diff.new_systems)} new system(s)."
     ]
     if diff.unchanged:

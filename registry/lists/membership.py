@@ -111,7 +111,8 @@ class BaseList:
 
     # In rank order, each with the score, bw and md it was listed with and its `carried_rank`.
     entries: tuple[Candidate, ...]
-    # The date of the release it belongs to: runs of later releases are new to the list.
+    # The date of the release it belongs to: runs of later releases are new to the list (for the
+    # version a correction corrects, the date of the list that version carried over).
     since: datetime.date
     snapshot_id: int | None = None
     label: str = ""
@@ -357,7 +358,13 @@ def rank_with_duplicates(
     carried = list(base.entries) if base is not None and carry else []
     pool = candidates
     if base is not None and carry:
-        pool = [c for c in candidates if c.release_date > base.since and c.committee_accepted]
+        # A run already carried is not new to the list (a correction carries runs of its own release).
+        listed = {entry.submission_id for entry in carried}
+        pool = [
+            c
+            for c in candidates
+            if c.release_date > base.since and c.committee_accepted and c.submission_id not in listed
+        ]
     qualifying = sorted((c for c in pool if qualifies_but_nodes(kind, c, window)), key=order_key)
     admitted = admit(kind, carried, qualifying, window)
     members = admitted.carried + admitted.new

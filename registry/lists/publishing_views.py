@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from registry.lists.awards import awards_shown, snapshot_awards
-from registry.lists.changes import snapshot_changes
+from registry.lists.changes import correction_changes, release_changes
 from registry.lists.forms import ReleaseForm
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
@@ -139,7 +139,8 @@ def published_summaries(states: list[KindState]) -> list[dict[str, Any]]:
     for state in states:
         if state.published is None:
             continue
-        changes = snapshot_changes(state.published)
+        # What is new on it is what the previous release's list lacks, whichever version this is.
+        changes = release_changes(state.published)
         summaries.append(
             {
                 "kind": state.kind,
@@ -202,7 +203,8 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "evidence_gaps": draft_evidence_gaps(snapshot=draft) if draft else [],
         "embargoed": [row for row in draft.left_out if row.get("rule") == EMBARGO_RULE] if draft else [],
         "left_out": [row for row in draft.left_out if row.get("rule") != EMBARGO_RULE] if draft else [],
-        "changes": snapshot_changes(draft) if draft else None,
+        "changes": release_changes(draft) if draft else None,
+        "correction": correction_changes(draft) if draft else None,
         "carried_count": sum(1 for row in rows if row.carried) if draft else 0,
         "added_count": sum(1 for row in rows if not row.carried) if draft else 0,
         "too_early": publish_too_early(found),

@@ -40,6 +40,15 @@ def visible_snapshots() -> QuerySet[ListSnapshot]:
     return ListSnapshot.objects.filter(out_of_embargo, status__in=VISIBLE_STATUSES)
 
 
+def release_current_lists(*, release: Release) -> list[ListSnapshot]:
+    """The current published version of each of the release's visible lists, in tab order."""
+    position = {kind.value: index for index, kind in enumerate(KIND_ORDER)}
+    found = visible_snapshots().filter(release=release, status=ListSnapshot.Status.PUBLISHED)
+    return sorted(
+        found.select_related("release"), key=lambda s: (position.get(s.kind, len(position)), -s.version)
+    )
+
+
 def release_list() -> QuerySet[Release]:
     return Release.objects.order_by("-publication_date")
 
@@ -325,8 +334,19 @@ def list_candidates(*, release: Release) -> list[Candidate]:
 def base_snapshot(*, release: Release, kind: str) -> ListSnapshot | None:
     """The list a new list of `kind` for `release` carries over: the newest published list of its
     lineage (the Research lists continue the IO500 lists) of an earlier release that the release's
-    rules still accept (`rules_from`: SC19 restarted the lists). Lists the registry reconstructed
-    from the public data are never carried: only a list a committee published is."""
+    rules still accept (`rules_from`: SC19 restarted the lists); for a correction, the release's own
+    published version it corrects. Lists the registry reconstructed from the public data are never
+    carried: only a list a committee published is."""
+    # A correction carries over the version it corrects: the release's own published list.
+    corrected = (
+        ListSnapshot.objects.filter(release=release, kind=kind, status=ListSnapshot.Status.PUBLISHED)
+        .exclude(provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .select_related("release", "carried_from__release")
+        .order_by("-version")
+        .first()
+    )
+    if corrected is not None:
+        return corrected
     kinds = lineage(kind)
     rules_from = release.rules_from or release
     found = list(
@@ -369,8 +389,21 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
             "submission__release__publication_date",
             "submission__release__embargo_end",
             "submission__valid",
+            "submission__score",
+            "submission__bw",
+            "submission__md",
         )
     )
+    correction = snapshot.release_id == release.pk
+
+    def current(row: Mapping[str, Any], name: str) -> Any:
+        # A correction keeps the entries of earlier releases as they were listed, and takes the current
+        # values of its own release's runs (a rescoring is what a correction may fix).
+        own = row["submission__release_id"] == release.pk
+        if correction and own and row[f"submission__{name}"] is not None:
+            return row[f"submission__{name}"]
+        return row[name]
+
     entries = tuple(
         Candidate(
             submission_id=row["submission_id"],
@@ -378,18 +411,34 @@ def base_list(*, release: Release, kind: str) -> BaseList | None:
             release_date=row["submission__release__publication_date"],
             release_id=row["submission__release_id"],
             embargo_end=row["submission__release__embargo_end"],
-            score=row["score"],
-            bw=row["bw"],
-            md=row["md"],
+            score=current(row, "score"),
+            bw=current(row, "bw"),
+            md=current(row, "md"),
             valid=row["submission__valid"],
             client_nodes=None,
             carried_rank=row["rank"],
         )
         for row in rows
     )
+    since = snapshot.release.publication_date
+    if correction:
+        # A correction takes, beside the version it corrects, the runs that version could take: those
+        # accepted since the list it carried over itself (every accepted run when it carried none).
+        # A correction of a correction: back to the release's first version, whose base is the list
+        # of an earlier release (or none).
+        origin = snapshot
+        while origin.carried_from is not None and origin.carried_from.release_id == release.pk:
+            origin = ListSnapshot.objects.select_related("carried_from__release").get(
+                pk=origin.carried_from.pk
+            )
+        since = (
+            origin.carried_from.release.publication_date
+            if origin.carried_from is not None
+            else datetime.date.min
+        )
     return BaseList(
         entries=entries,
-        since=snapshot.release.publication_date,
+        since=since,
         snapshot_id=snapshot.pk,
         label=str(snapshot),
     )

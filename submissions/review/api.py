@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -19,19 +20,29 @@ from rest_framework.response import Response
 from registry.models import Release
 from submissions.archives import ArchiveStorageUnavailable
 from submissions.json_input import clip
-from submissions.models import EntryDecision, Submission, SubmissionRevision
+from submissions.models import (
+    EntryDecision,
+    ListCategory,
+    Reproducibility,
+    ReviewComment,
+    Submission,
+    SubmissionRevision,
+)
 from submissions.permissions import authenticated_user
 from submissions.review.decisions import entry_decisions
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.questionnaire import MAX_ANSWER_CHARS
-from submissions.review.selectors import may_follow_review
+from submissions.review.selectors import may_follow_review, review_comment_list
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
     MAX_COMMENT_CHARS,
     SYSTEM_LABELS,
+    comment_add,
+    entry_decision_revoke,
     entry_decision_take,
     questionnaire_record,
     submission_accept,
+    submission_assess,
     submission_replace,
     submission_submit,
     system_description_edit,
@@ -71,10 +82,18 @@ class EntryDecisionSerializer(serializers.ModelSerializer[EntryDecision]):
             "actor",
             "created_at",
             "summary",
+            "revoked_at",
+            "revoked_by",
+            "revoke_reason",
         ]
 
     def get_actor(self, decision: EntryDecision) -> str:
         return decision.actor.get_username() if decision.actor else ""
+
+    revoked_by = serializers.SerializerMethodField()
+
+    def get_revoked_by(self, decision: EntryDecision) -> str:
+        return decision.revoked_by.get_username() if decision.revoked_by else ""
 
 
 class EntryDecisionCreateSerializer(serializers.Serializer[dict[str, Any]]):
@@ -413,3 +432,128 @@ class ReplaceApi(GenericAPIView[Any]):
             return _refused(exc)
         body = SubmissionCreatedSerializer(row, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+# The committee's other actions of the review page: revoke a per-entry decision, assess, comment.
+
+
+class RevokeSerializer(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(
+        max_length=MAX_COMMENT_CHARS,
+        help_text="Why the decision is revoked (kept with it, sent to the submitter).",
+    )
+
+
+class EntryDecisionRevokeApi(GenericAPIView[Any]):
+    """The committee revokes one of its per-entry decisions (exclude, move, withdraw after publication,
+    duplicate): it stays recorded, no longer applies, and the next list version reflects it."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = RevokeSerializer
+    queryset = EntryDecision.objects.none()  # for the schema's path parameters; requests use the service
+
+    @extend_schema(request=RevokeSerializer, responses={200: EntryDecisionSerializer, **_REFUSALS})
+    def post(self, request: Request, pk: int, decision_pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        decision = EntryDecision.objects.filter(pk=decision_pk, submission=submission).first()
+        if decision is None:
+            raise NotFound(f"Submission {pk} has no decision {decision_pk}.")
+        form = RevokeSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            revoked = entry_decision_revoke(
+                user=user, decision=decision, reason=form.validated_data["reason"]
+            )
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(EntryDecisionSerializer(revoked).data)
+
+
+class AssessSerializer(serializers.Serializer[dict[str, Any]]):
+    reproducibility = serializers.ChoiceField(choices=Reproducibility.choices)
+    category = serializers.ChoiceField(
+        choices=ListCategory.choices, help_text="The lists it may enter: production or research."
+    )
+    ten_node = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Confirm (true) or refuse (false) the 10-node lists; omitted: as the submitter asked.",
+    )
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=MAX_COMMENT_CHARS, help_text="Sent with it."
+    )
+
+
+class AssessApi(GenericAPIView[Any]):
+    """The committee assigns the reproducibility level and the list category, confirming or changing
+    the lists the submitter asked for (while submitted, under review or accepted)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = AssessSerializer
+
+    @extend_schema(request=AssessSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS})
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = AssessSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            row = submission_assess(user=user, submission=submission, **form.validated_data)
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
+
+
+class CommentSerializer(serializers.ModelSerializer[ReviewComment]):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReviewComment
+        fields = ["id", "author", "parent", "body", "created_at"]
+
+    def get_author(self, comment: ReviewComment) -> str:
+        return comment.author.get_username()
+
+
+class CommentCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    body = serializers.CharField(max_length=MAX_COMMENT_CHARS)
+    parent = serializers.IntegerField(  # type: ignore[assignment]
+        required=False, allow_null=True, default=None, help_text="The comment this one answers."
+    )
+
+
+class CommentApi(GenericAPIView[ReviewComment]):
+    """The comments between the submitter and the committee, oldest first; POST adds one (the
+    submitter's own submission, or the committee's on any)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = CommentSerializer
+    queryset = ReviewComment.objects.none()  # for the schema's path parameter; requests use the selector
+
+    @extend_schema(responses={200: CommentSerializer(many=True), 403: _REFUSALS[403]})
+    def get(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        if not may_follow_review(user, submission):
+            raise PermissionDenied("Only the submitter and the IO500 committee read its comments.")
+        rows = review_comment_list(submission=submission)
+        return Response(CommentSerializer(rows, many=True).data)
+
+    @extend_schema(request=CommentCreateSerializer, responses={201: CommentSerializer, **_REFUSALS})
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = CommentCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            comment = comment_add(
+                user=user,
+                submission=submission,
+                body=form.validated_data["body"],
+                parent_id=form.validated_data["parent"],
+            )
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)

@@ -21,27 +21,39 @@ EVERY_LIST = (
     EntryDecision.Kind.DUPLICATE,
 )
 # Copies in these states are out of the workflow: they compete with no other copy.
-OUT_OF_WORKFLOW = (ReviewState.REJECTED, ReviewState.WITHDRAWN, ReviewState.SUPERSEDED)
+OUT_OF_WORKFLOW = (
+    ReviewState.REJECTED,
+    ReviewState.WITHDRAWN,
+    ReviewState.SUPERSEDED,
+    ReviewState.DUPLICATE,
+)
 
 
 def decided_exclusions(release: Release, kind: str) -> dict[int, str]:
     """Submission id -> why a decision keeps it off the `kind` list of `release`: a withdrawal or a
     duplicate mark (every list), or an exclusion from `kind` taken for this release or an earlier one
     (a later list carries the earlier one over, so the exclusion holds there too)."""
-    applies = Q(kind__in=EVERY_LIST) | Q(
-        kind=EntryDecision.Kind.EXCLUDE,
-        list_kind=kind,
-        release__publication_date__lte=release.publication_date,
+    applies = (
+        Q(kind__in=EVERY_LIST)
+        | Q(
+            kind=EntryDecision.Kind.EXCLUDE,
+            list_kind=kind,
+            release__publication_date__lte=release.publication_date,
+        )
+        # A run moved away from this release leaves its lists, even one carried over from a version
+        # published before the move (a correction carries over the version it corrects).
+        | (Q(kind=EntryDecision.Kind.MOVE, from_release=release) & ~Q(submission__release=release))
     )
-    rows = EntryDecision.objects.filter(applies).select_related("release", "from_release")
+    rows = EntryDecision.objects.active().filter(applies).select_related("release", "from_release")
     # In decision order, so the latest decision about a submission gives its reason.
     return {decision.submission_id: decision.summary for decision in rows.order_by("created_at", "id")}
 
 
 def decision_reasons(submission_ids: Iterable[int]) -> dict[int, str]:
-    """Submission id -> the latest decision taken about it, in words (moves included)."""
+    """Submission id -> the latest decision in force about it, in words (moves included)."""
     rows = (
-        EntryDecision.objects.filter(submission_id__in=list(submission_ids))
+        EntryDecision.objects.active()
+        .filter(submission_id__in=list(submission_ids))
         .select_related("release", "from_release")
         .order_by("created_at", "id")
     )
@@ -49,8 +61,26 @@ def decision_reasons(submission_ids: Iterable[int]) -> dict[int, str]:
 
 
 def entry_decisions(*, submission: Submission) -> list[EntryDecision]:
+    """Every decision about the submission, revoked ones included (they say who revoked them, why)."""
     return list(
-        EntryDecision.objects.filter(submission=submission).select_related("actor", "release", "from_release")
+        EntryDecision.objects.filter(submission=submission).select_related(
+            "actor", "revoked_by", "release", "from_release"
+        )
+    )
+
+
+def after_publication(*, submission: Submission) -> list[EntryDecision]:
+    """The committee's decisions in force that took a published run off lists (withdrawn after
+    publication, excluded from a kind of list), oldest first: its public page says them. Nothing for
+    a run never published (its page is not public)."""
+    if submission.review_state != ReviewState.PUBLISHED:
+        return []
+    kinds = (EntryDecision.Kind.WITHDRAW_PUBLISHED, EntryDecision.Kind.EXCLUDE)
+    return list(
+        EntryDecision.objects.active()
+        .filter(submission=submission, kind__in=kinds)
+        .select_related("release")
+        .order_by("created_at", "id")
     )
 
 
@@ -67,7 +97,8 @@ def run_fingerprint_of(submission: Submission) -> str:
 
 def is_marked_duplicate(submission_id: int) -> EntryDecision | None:
     return (
-        EntryDecision.objects.filter(submission_id=submission_id, kind=EntryDecision.Kind.DUPLICATE)
+        EntryDecision.objects.active()
+        .filter(submission_id=submission_id, kind=EntryDecision.Kind.DUPLICATE)
         .order_by("-created_at", "-id")
         .first()
     )
@@ -93,8 +124,8 @@ def unresolved_copies(submission: Submission) -> list[Submission]:
     said which copy counts, and neither may be accepted."""
     copies = same_run_copies(submission)
     marked = set(
-        EntryDecision.objects.filter(
-            submission_id__in=[c.pk for c in copies], kind=EntryDecision.Kind.DUPLICATE
-        ).values_list("submission_id", flat=True)
+        EntryDecision.objects.active()
+        .filter(submission_id__in=[c.pk for c in copies], kind=EntryDecision.Kind.DUPLICATE)
+        .values_list("submission_id", flat=True)
     )
     return [copy for copy in copies if copy.pk not in marked]

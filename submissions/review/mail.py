@@ -29,6 +29,7 @@ _SUBJECTS = {
     "exclude": "excluded from a list",
     "move": "moved to another release",
     "duplicate": "marked a duplicate",
+    "revoke": "decision revoked",
 }
 
 
@@ -65,7 +66,9 @@ def review_event_notify(event: ReviewEvent) -> None:
             f"list category: {submission.get_category_display()}."
         )
     if event.reason:
-        lines += ["", "The committee wrote:", event.reason]
+        # The submitter's own withdrawal is confirmed to them in their words.
+        own = event.actor_id is not None and event.actor_id == submitter.pk
+        lines += ["", "You wrote:" if own else "The committee wrote:", event.reason]
     lines += [
         "",
         f"See the submission and its history at {_submission_url(submission)}",

@@ -104,6 +104,8 @@ ACTION_LABELS = {
     "exclude": "Excluded from a list",
     "move": "Moved to another release",
     "duplicate": "Marked a duplicate",
+    "revoke": "Decision revoked",
+    "recheck_system": "Description checks re-run",
 }
 
 
@@ -140,6 +142,12 @@ class ReviewEvent(models.Model):
     @property
     def action_label(self) -> str:
         return ACTION_LABELS.get(self.action, self.action.replace("_", " ").capitalize())
+
+
+class EntryDecisionQuerySet(models.QuerySet["EntryDecision"]):
+    def active(self) -> EntryDecisionQuerySet:
+        """The decisions in force: a revoked one stays recorded but no longer applies."""
+        return self.filter(revoked_at__isnull=True)
 
 
 class EntryDecision(models.Model):
@@ -179,13 +187,27 @@ class EntryDecision(models.Model):
     duplicate_of = models.ForeignKey(
         "submissions.Submission", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The review state the decision left (a duplicate mark changes it), restored when it is revoked.
+    state_before = models.CharField(max_length=20, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A revoked decision is kept, with who revoked it, when and why; only the active ones apply.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoke_reason = models.TextField(blank=True)
+
+    objects = EntryDecisionQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
         return f"{self.submission}: {self.get_kind_display()}"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
 
     @property
     def summary(self) -> str:

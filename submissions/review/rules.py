@@ -11,7 +11,9 @@ this path: the submitter withdraws before publication (the "withdraw" transition
 is recorded as a decision too), the committee withdraws after it (the state
 stays published: earlier list versions still show the run; the next ones leave it out), and the
 committee excludes a submission from a kind of list, moves it to another release or marks it a
-duplicate of another copy of the same run at any time, without changing its state.
+duplicate of another copy of the same run at any time. Only the duplicate mark changes the state
+(-> duplicate, out of the queue; a published copy stays published); each of these committee
+decisions can be revoked with a reason, which restores what it changed.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from submissions.models import ReviewState
+from submissions.models import EntryDecision, ReviewState
 
 
 class Actor(Enum):
@@ -138,7 +140,18 @@ ENTRY_DECIDABLE = frozenset(ReviewState.values) - {
     ReviewState.WITHDRAWN,
     ReviewState.REJECTED,
     ReviewState.SUPERSEDED,
+    ReviewState.DUPLICATE,
 }
+# The per-entry decisions the committee may revoke (with a reason): its own. A submitter's withdrawal
+# is theirs; to list the run again they upload it again.
+REVOCABLE = frozenset(
+    {
+        EntryDecision.Kind.EXCLUDE,
+        EntryDecision.Kind.MOVE,
+        EntryDecision.Kind.WITHDRAW_PUBLISHED,
+        EntryDecision.Kind.DUPLICATE,
+    }
+)
 # The review queue: everything waiting for a committee decision.
 AWAITING_REVIEW = (ReviewState.SUBMITTED, ReviewState.UNDER_REVIEW)
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from submissions.evidence_basis import with_basis
 from submissions.models import (
+    EntryDecision,
     Finding,
     Questionnaire,
     ReviewComment,
@@ -46,6 +47,27 @@ def review_queue() -> QuerySet[Submission]:
         .order_by("submitted_at", "pk")
     )
     return with_basis(rows)
+
+
+def duplicate_of_id(submission: Submission) -> int | None:
+    """The copy that counts, for a submission marked a duplicate (None otherwise)."""
+    if hasattr(submission, "duplicate_of_pk"):  # annotated by with_next_step_facts
+        annotated: int | None = getattr(submission, "duplicate_of_pk", None)
+        return annotated
+    if submission.review_state not in (ReviewState.DUPLICATE, ReviewState.PUBLISHED):
+        return None
+    return (
+        EntryDecision.objects.active()
+        .filter(submission=submission, kind=EntryDecision.Kind.DUPLICATE)
+        .order_by("-created_at", "-id")
+        .values_list("duplicate_of_id", flat=True)
+        .first()
+    )
+
+
+def review_comment_list(*, submission: Submission) -> list[ReviewComment]:
+    """Every comment on the submission, oldest first, replies naming their parent (the API's view)."""
+    return list(ReviewComment.objects.filter(submission=submission).select_related("author"))
 
 
 def may_follow_review(user: User | AnonymousUser, submission: Submission) -> bool:
@@ -131,6 +153,9 @@ def with_next_step_facts(rows: QuerySet[Submission]) -> QuerySet[Submission]:
     """What next_step reads: findings counts, the first error, the questionnaire, the last request."""
     errors = Finding.objects.filter(submission=OuterRef("pk"), severity=Finding.Severity.ERROR)
     requests = ReviewEvent.objects.filter(submission=OuterRef("pk"), action="request_changes")
+    marks = EntryDecision.objects.active().filter(
+        submission=OuterRef("pk"), kind=EntryDecision.Kind.DUPLICATE
+    )
     return rows.annotate(
         error_count=Count("findings", filter=Q(findings__severity=Finding.Severity.ERROR), distinct=True),
         warning_count=Count("findings", filter=Q(findings__severity=Finding.Severity.WARNING), distinct=True),
@@ -138,6 +163,7 @@ def with_next_step_facts(rows: QuerySet[Submission]) -> QuerySet[Submission]:
         has_questionnaire=Exists(Questionnaire.objects.filter(submission=OuterRef("pk"))),
         change_request=Subquery(requests.order_by("-created_at", "-id").values("reason")[:1]),
         superseded_by_id=Subquery(Submission.objects.filter(supersedes=OuterRef("pk")).values("pk")[:1]),
+        duplicate_of_pk=Subquery(marks.order_by("-created_at", "-id").values("duplicate_of_id")[:1]),
     )
 
 
@@ -178,6 +204,16 @@ def next_step(submission: Submission) -> NextStep:
         return NextStep("done", "Nothing to do: a new upload replaced this one.", actions=actions)
     if state == ReviewState.WITHDRAWN:
         return NextStep("done", "Nothing to do: you withdrew this submission.")
+    if state == ReviewState.DUPLICATE:
+        original = duplicate_of_id(submission)
+        return NextStep(
+            "done",
+            "Nothing to do: the committee marked this upload a duplicate of another copy of the same run.",
+            f"Submission {original} is the copy that counts." if original else "",
+            (StepAction("Go to the copy that counts", reverse("submissions:detail", args=[original])),)
+            if original
+            else (),
+        )
     if state == ReviewState.PUBLISHED:
         return NextStep("done", "Nothing to do: this result is published.")
     if state == ReviewState.REJECTED:

@@ -37,6 +37,7 @@ from submissions.review.rules import (
     COMMITTEE_WITHDRAWABLE,
     ENTRY_DECIDABLE,
     GAP_ACCEPTABLE,
+    REVOCABLE,
     SUBMITTER_EDITABLE,
     SUBMITTER_FIXABLE,
     TRANSITIONS,
@@ -51,6 +52,7 @@ from submissions.system.description import (
     TEXT_FIELDS,
     system_description_clean,
 )
+from submissions.system.recheck import system_checks_rerun
 from submissions.system.services import storage_system_link
 
 MAX_COMMENT_CHARS = 10_000
@@ -123,6 +125,8 @@ def _transition(
         raise ValidationError(f'Say why ("{transition.label}" is sent to the submitter with your reason).')
     with transaction.atomic():
         row = _locked(submission)
+        if row.review_state == ReviewState.DUPLICATE:
+            _require_one_copy(row)  # says which copy counts, rather than only the state
         problem = refusal(transition, row.review_state, row.get_review_state_display())
         if problem:
             raise ValidationError(problem)
@@ -280,9 +284,18 @@ def system_description_edit(
             row.storage_system = None
             row.save(update_fields=["storage_system", "updated_at"])
             storage_system_link(row, system_description_clean({}, overrides=_identity_of(description)))
-        return _revision_add(
+        revision = _revision_add(
             row, user=user, kind=SubmissionRevision.Kind.SYSTEM, changes=changes, snapshot=after
         )
+        _recheck_on_commit(row, user)
+        return revision
+
+
+def _recheck_on_commit(row: Submission, user: User) -> None:
+    """The findings the description checks raised may no longer hold (or new ones may): the checks
+    run again on every edit, once the edit is committed, so they read the stored description."""
+    pk = row.pk
+    transaction.on_commit(lambda: system_checks_rerun(submission_id=pk, user=user))
 
 
 def _identity_of(description: SystemDescription) -> dict[str, Any]:
@@ -505,6 +518,9 @@ def submission_assess(
         row.category = category
         summary = f"{row.get_reproducibility_display()}, {row.get_category_display()}"
         if ten_node is not None:
+            if ten_node != row.ten_node:
+                # The 10-node checks read the request: they run again once this is committed.
+                _recheck_on_commit(row, user)
             row.ten_node = ten_node
             summary += ", 10-node lists too" if ten_node else ", not the 10-node lists"
         event = ReviewEvent.objects.create(
@@ -585,7 +601,9 @@ def _decide(
     event_reason: str | None = None,
     **fields: object,
 ) -> EntryDecision:
-    decision = EntryDecision.objects.create(submission=row, kind=kind, actor=user, reason=reason, **fields)
+    decision = EntryDecision.objects.create(
+        submission=row, kind=kind, actor=user, reason=reason, state_before=row.review_state, **fields
+    )
     said = decision.summary if event_reason is None else event_reason
     event = _record(row, user=user, action=kind, target=target or row.review_state, reason=said)
     row.save()
@@ -625,14 +643,14 @@ def submission_withdraw(*, user: User, submission: Submission, reason: str) -> E
         problem = refusal(transition, row.review_state, row.get_review_state_display())
         if problem:
             raise ValidationError(problem)
-        # No mail: the submitter took this step; the committee sees it in the timeline.
+        # The submitter gets a confirmation in their words (mail "withdrawn"); the committee sees the
+        # step in the timeline.
         return _decide(
             row,
             user=user,
             kind=EntryDecision.Kind.WITHDRAW,
             reason=text,
             target=transition.target,
-            notify=False,
             # The timeline names the action ("Withdrawn by the submitter"); the event keeps their words.
             event_reason=text,
         )
@@ -651,7 +669,11 @@ def submission_withdraw_published(*, user: User, submission: Submission, reason:
                 f"This submission is {row.get_review_state_display().lower()}: only a published one is "
                 "withdrawn by the committee (reject one under review; the submitter withdraws their own)."
             )
-        if EntryDecision.objects.filter(submission=row, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED).exists():
+        if (
+            EntryDecision.objects.active()
+            .filter(submission=row, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED)
+            .exists()
+        ):
             raise ValidationError(f"Submission {row.pk} is already withdrawn from the lists.")
         return _decide(row, user=user, kind=EntryDecision.Kind.WITHDRAW_PUBLISHED, reason=text)
 
@@ -677,12 +699,16 @@ def submission_exclude(
     with transaction.atomic():
         row = _locked(submission)
         _require_decidable(row)
-        already = EntryDecision.objects.filter(
-            submission=row,
-            kind=EntryDecision.Kind.EXCLUDE,
-            list_kind=list_kind,
-            release__publication_date__lte=release.publication_date,
-        ).first()
+        already = (
+            EntryDecision.objects.active()
+            .filter(
+                submission=row,
+                kind=EntryDecision.Kind.EXCLUDE,
+                list_kind=list_kind,
+                release__publication_date__lte=release.publication_date,
+            )
+            .first()
+        )
         if already is not None:
             raise ValidationError(f"Submission {row.pk} is already {already.summary}")
         return _decide(
@@ -732,7 +758,64 @@ def submission_mark_duplicate(
             )
         if is_marked_duplicate(row.pk) is not None:
             raise ValidationError(f"Submission {row.pk} is already marked a duplicate.")
-        return _decide(row, user=user, kind=EntryDecision.Kind.DUPLICATE, reason=text, duplicate_of=original)
+        # The copy that does not count leaves the review queue and the counts of what waits (its state
+        # says so, wherever states are shown); revoking the mark restores the state it had. A published
+        # copy stays published: the versions that list it keep leading to its page.
+        published = row.review_state == ReviewState.PUBLISHED
+        return _decide(
+            row,
+            user=user,
+            kind=EntryDecision.Kind.DUPLICATE,
+            reason=text,
+            target=ReviewState.PUBLISHED if published else ReviewState.DUPLICATE,
+            duplicate_of=original,
+        )
+
+
+def entry_decision_revoke(*, user: User, decision: EntryDecision, reason: str) -> EntryDecision:
+    """The committee revokes one of its per-entry decisions, with a reason. The decision stays
+    recorded (who revoked it, when, why) and no longer applies: the next list version takes the
+    entry back; a move returns the submission to the release it came from, a duplicate mark restores
+    the state it had."""
+    _require_committee(user)
+    text = _require_reason(reason, "the decision is revoked")
+    with transaction.atomic():
+        row = _locked(decision.submission)
+        found = EntryDecision.objects.select_for_update().get(pk=decision.pk, submission=row)
+        if found.kind not in REVOCABLE:
+            raise ValidationError(
+                f"{found.get_kind_display()} is the submitter's decision; the committee cannot revoke it."
+            )
+        if found.is_revoked:
+            raise ValidationError(f"This decision was already revoked on {found.revoked_at:%Y-%m-%d}.")
+        target = row.review_state
+        if found.kind == EntryDecision.Kind.MOVE:
+            if row.release_id != found.release_id:
+                raise ValidationError(
+                    f"Submission {row.pk} is no longer filed under "
+                    f"{found.release.name if found.release else 'that release'}: a later move changed it; "
+                    "revoke that one first."
+                )
+            row.release = found.from_release
+        if found.kind == EntryDecision.Kind.DUPLICATE:
+            target = found.state_before or ReviewState.SUBMITTED
+            # Back in the workflow, it is a copy of the run again: the committee says anew which counts.
+            if target == ReviewState.ACCEPTED and unresolved_copies(row):
+                target = ReviewState.UNDER_REVIEW
+        found.revoked_at = timezone.now()
+        found.revoked_by = user
+        found.revoke_reason = text
+        found.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+        event = _record(
+            row,
+            user=user,
+            action="revoke",
+            target=target,
+            reason=f"{found.get_kind_display()} revoked ({found.summary}): {text}",
+        )
+        row.save()
+        _notify_on_commit(event)
+    return found
 
 
 # Comments.

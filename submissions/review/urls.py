@@ -13,4 +13,9 @@ urlpatterns = [
     path("<int:pk>/assess/", review_views.assess, name="assess"),
     path("<int:pk>/accept-gap/", review_views.accept_gap, name="accept-gap"),
     path("<int:pk>/entry-decision/", review_views.entry_decide, name="entry-decide"),
+    path(
+        "<int:pk>/entry-decision/<int:decision_pk>/revoke/",
+        review_views.entry_revoke,
+        name="entry-revoke",
+    ),
 ]

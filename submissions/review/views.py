@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
@@ -19,7 +19,12 @@ from registry.models import ListKind, Release
 from submissions.evidence_basis import submission_basis
 from submissions.models import EntryDecision, Submission
 from submissions.permissions import authenticated_user
-from submissions.review.decisions import entry_decisions, is_marked_duplicate, same_run_copies
+from submissions.review.decisions import (
+    after_publication,
+    entry_decisions,
+    is_marked_duplicate,
+    same_run_copies,
+)
 from submissions.review.diff import review_diff
 from submissions.review.forms import (
     AssessForm,
@@ -37,6 +42,7 @@ from submissions.review.rules import (
     COMMITTEE_WITHDRAWABLE,
     ENTRY_DECIDABLE,
     GAP_ACCEPTABLE,
+    REVOCABLE,
     SUBMITTER_EDITABLE,
     SUBMITTER_FIXABLE,
     SUBMITTER_WITHDRAWABLE,
@@ -44,6 +50,7 @@ from submissions.review.rules import (
     committee_actions,
 )
 from submissions.review.selectors import (
+    duplicate_of_id,
     may_follow_review,
     next_step,
     questionnaire_get,
@@ -57,6 +64,7 @@ from submissions.review.selectors import (
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
     comment_add,
+    entry_decision_revoke,
     entry_decision_take,
     questionnaire_record,
     submission_accept,
@@ -108,6 +116,9 @@ def review_context(user: User | AnonymousUser, submission: Submission) -> dict[s
         "may_edit": own and submission.review_state in SUBMITTER_EDITABLE,
         "may_withdraw": own and submission.review_state in SUBMITTER_WITHDRAWABLE,
         "entry_decisions": entry_decisions(submission=submission) if following else [],
+        "duplicate_of": duplicate_of_id(submission),
+        # Public: a published run the committee took off lists keeps its page, which says so.
+        "taken_off": after_publication(submission=submission),
         "is_committee": is_committee(user),
     }
 
@@ -310,8 +321,10 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entry_decidable": submission.review_state in ENTRY_DECIDABLE,
         "committee_withdrawable": submission.review_state in COMMITTEE_WITHDRAWABLE
         and not any(
-            d.kind == EntryDecision.Kind.WITHDRAW_PUBLISHED for d in entry_decisions(submission=submission)
+            d.kind == EntryDecision.Kind.WITHDRAW_PUBLISHED and not d.is_revoked
+            for d in entry_decisions(submission=submission)
         ),
+        "revocable_kinds": REVOCABLE,
         "copies": same_run_copies(submission),
         "marked_duplicate": is_marked_duplicate(submission.pk),
         "releases": releases,
@@ -563,6 +576,27 @@ def entry_decide(request: HttpRequest, pk: int) -> HttpResponse:
         request, submission, action_url=url, fallback_url=reverse("review:detail", args=[pk])
     )
     return answer
+
+
+@committee_required
+@require_POST
+def entry_revoke(request: HttpRequest, pk: int, decision_pk: int) -> HttpResponse:
+    """The committee revokes one of its per-entry decisions, with a reason (kept on record)."""
+    user = authenticated_user(request.user)
+    submission = submission_get_visible(user=user, pk=pk)
+    decision = get_object_or_404(EntryDecision, pk=decision_pk, submission=submission)
+    try:
+        entry_decision_revoke(user=user, decision=decision, reason=request.POST.get("reason", ""))
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            f"Submission {pk}: {decision.get_kind_display().lower()} revoked; the next list version "
+            "reflects it.",
+        )
+    return redirect("review:detail", pk=pk)
 
 
 @login_required

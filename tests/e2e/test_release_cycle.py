@@ -3,8 +3,11 @@ and a phone's (375 px) width (issue 25's proof). Three submitters upload eleven 
 shared corpus through the upload form (ten runs, one of them twice, packed otherwise); one run is
 withdrawn by its submitter, the duplicate is refused then resolved, a description is fixed after the
 committee's finding, a run is moved to another release, the production list is published, one entry
-is excluded afterwards by a correction whose changes panel shows it removed with its reason, and the
-awards are shown. With E2E_SCREENSHOTS=1 every step lands in test-artifacts/cycle-WIDTH-*.png."""
+is excluded afterwards by a correction whose changes panel shows it removed with its reason (the
+correction's draft carries over the version it corrects), the public page of the excluded run says
+so, the awards are shown on the list and on the release's public page, and the committee revokes the
+exclusion, which the next correction's draft reflects. With E2E_SCREENSHOTS=1 every step lands in
+test-artifacts/cycle-WIDTH-*.png."""
 
 from __future__ import annotations
 
@@ -221,6 +224,9 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.wait_for_selector("[data-role=review-state]:has-text('Accepted')")
     open_review(committee, base, copy)
     assert "ann's upload counts" in committee.locator("[data-role=marked-duplicate]").inner_text()
+    # The copy that does not count has left the queue, and says which copy counts.
+    assert "Duplicate of another copy" in committee.locator("[data-role=review-state]").first.inner_text()
+    assert committee.locator(f"[data-role=duplicate-of] a[href='/submissions/{original.pk}/']").count() >= 1
     shot(committee, width, "08-duplicate-resolved")
 
     # One of bob's runs belongs to the next release: the committee moves it there.
@@ -277,11 +283,15 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.goto(f"{base}/review/releases/isc40/")
     committee.click("#release-lists tr[data-kind=production] button:has-text('uild draft')")
     committee.click("#release-lists tr[data-kind=production] a >> nth=0")
-    removed = committee.locator(
-        f"[data-role=changes] [data-role=removed] li[data-submission='{excluded.pk}']"
-    )
+    # The correction's draft carries over the version it corrects and is compared with it.
+    assert "A correction of" in committee.locator("#carried-from").inner_text()
+    origins = committee.locator("#draft-table [data-role=origin]")
+    assert {origins.nth(i).inner_text() for i in range(origins.count())} == {"carried"}
+    correction = committee.locator("[data-role=correction]")
+    assert "version 1 of this list" in correction.locator("h2").inner_text()
+    removed = correction.locator(f"[data-role=removed] li[data-submission='{excluded.pk}']")
     assert "The run used a modified benchmark." in removed.inner_text()
-    assert committee.locator("[data-role=changes] [data-role=added] li").count() == 0
+    assert correction.locator("[data-role=added] li").count() == 0
     assert fits_its_screen(committee)
     shot(committee, width, "11-correction-draft")
     committee.fill("[name=reason]", "Submission excluded: the run used a modified benchmark.")
@@ -295,10 +305,43 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     assert visitor.locator("#list-table tr[data-submission]").count() == len(listed) - 1
     assert visitor.locator("[data-role=awards] li").count() == 3
     assert "Submission excluded: the run used a modified benchmark." in visitor.content()
+    assert "version 1 of this list" in visitor.locator("[data-role=correction] h2").inner_text()
     assert fits_its_screen(visitor)
     shot(visitor, width, "12-published-correction")
+    # The excluded run's public page stays, and says what the committee did after publication.
+    visitor.goto(f"{base}/submissions/{excluded.pk}/")
+    notice = visitor.locator("[data-role=taken-off]")
+    assert "Excluded from the production lists from ISC40 on" in notice.inner_text()
+    assert "IO500 committee" in notice.inner_text() and "modified benchmark" in notice.inner_text()
+    assert fits_its_screen(visitor)
+    shot(visitor, width, "12b-public-excluded-notice")
+    # The release's public page: each list, what is new on it, and its awards.
+    visitor.goto(f"{base}/lists/isc40/")
+    assert visitor.locator("[data-role=release-lists] li[data-kind=production]").count() == 1
+    assert visitor.locator("[data-role=awards] li").count() >= 3
+    assert fits_its_screen(visitor)
+    shot(visitor, width, "12c-public-release-awards")
     committee.goto(f"{base}/review/releases/isc40/")
     assert committee.locator("[data-role=release-published] [data-role=awards]").count() == 1
     assert fits_its_screen(committee)
     shot(committee, width, "13-release-awards")
+
+    # The committee revokes the exclusion, with a reason; the next correction's draft takes the entry back.
+    open_review(committee, base, excluded)
+    revoke = committee.locator("[data-role=entry-decisions] li:has([data-action=revoke])").first
+    revoke.locator("[name=reason]").fill("The benchmark was the official one after all.")
+    revoke.locator("[data-action=revoke]").click()
+    committee.wait_for_selector("[data-role=revoked]")
+    assert "official one after all" in committee.locator("[data-role=revoked]").inner_text()
+    assert fits_its_screen(committee)
+    shot(committee, width, "14-exclusion-revoked")
+    committee.goto(f"{base}/review/releases/isc40/")
+    committee.click("#release-lists tr[data-kind=production] button:has-text('uild draft')")
+    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    back = committee.locator(f"[data-role=correction] [data-role=added] li[data-submission='{excluded.pk}']")
+    assert back.count() == 1
+    assert fits_its_screen(committee)
+    shot(committee, width, "15-revoked-back-on-draft")
+    visitor.goto(f"{base}/submissions/{excluded.pk}/")
+    assert visitor.locator("[data-role=taken-off]").count() == 0
     assert problems == []

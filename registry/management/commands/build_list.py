@@ -20,7 +20,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from registry.lists.changes import EVIDENCE_RULE, snapshot_changes
+from registry.lists.changes import EVIDENCE_RULE, correction_changes, release_changes
 from registry.lists.diff import diff_lines
 from registry.lists.publishing import listed_submissions_publish
 from registry.lists.publishing_selectors import list_evidence_gaps
@@ -122,9 +122,17 @@ class Command(BaseCommand):
         for gap in gaps:
             line = f"  submission {gap['submission_id']:<6} {gap['score']:>12.2f}  {gap['reason']}"
             self.stdout.write(line)
-        changes = snapshot_changes(snapshot)
+        # A correction says what it changes in the version it corrects, then (as every version) what
+        # is new since the previous release's list.
+        correction = correction_changes(snapshot)
+        if correction is not None:
+            for line in diff_lines(correction):
+                self.stdout.write(line)
+        changes = release_changes(snapshot)
         if changes is None:
-            self.stdout.write("The first list of its kind: there is no previous list to compare it with.")
+            self.stdout.write(
+                "The first list of its kind: there is no previous release's list to compare it with."
+            )
         else:
             for line in diff_lines(changes):
                 self.stdout.write(line)

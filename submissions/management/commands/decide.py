@@ -1,10 +1,11 @@
 """python manage.py decide SUBMISSION DECISION --reason TEXT --user NAME [--release SLUG] [--list KIND]
-[--of SUBMISSION] [--accept-gap PHASES]
+[--of SUBMISSION] [--accept-gap PHASES] [--decision ID]
 
 The committee's decisions from the command line, through the services the pages and the API call:
 the review decisions (start-review, accept, request-changes, reject) and the per-entry ones (exclude
-from a list, move to another release, withdraw, duplicate-of another copy of the same run). A
-refusal exits non-zero with the service's reason; nothing is recorded then.
+from a list, move to another release, withdraw, duplicate-of another copy of the same run), and
+`revoke` of one of those per-entry decisions (`--decision ID`, or the only one in force). A refusal
+exits non-zero with the service's reason; nothing is recorded then.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from registry.models import Release
 from submissions.models import EntryDecision, ReviewState, Submission
-from submissions.review.services import COMMITTEE_DECISIONS, entry_decision_take, submission_accept
+from submissions.review.rules import REVOCABLE
+from submissions.review.services import (
+    COMMITTEE_DECISIONS,
+    entry_decision_revoke,
+    entry_decision_take,
+    submission_accept,
+)
 
 REVIEW = {name.replace("_", "-"): name for name in COMMITTEE_DECISIONS}
 ENTRY = {
@@ -34,7 +41,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("submission", type=int, help="The submission's id.")
-        parser.add_argument("decision", choices=[*REVIEW, *ENTRY])
+        parser.add_argument("decision", choices=[*REVIEW, *ENTRY, "revoke"])
         parser.add_argument("--reason", default="", help="Why; recorded with the decision and shown with it.")
         parser.add_argument("--user", required=True, help="The committee member taking the decision.")
         parser.add_argument("--release", default="", help="exclude: the release's list; move: the target.")
@@ -44,6 +51,13 @@ class Command(BaseCommand):
             "--accept-gap",
             default=None,
             help="accept: the scored phases without raw outputs accepted with the run, comma-separated.",
+        )
+        parser.add_argument(
+            "--decision",
+            dest="decision_id",
+            type=int,
+            default=None,
+            help="revoke: the id of the decision revoked (default: the submission's only one in force).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -64,6 +78,16 @@ class Command(BaseCommand):
                     user=user, submission=submission, reason=options["reason"], gap_phases=phases
                 )
                 self.stdout.write(f"Submission {row.pk} is now {row.get_review_state_display().lower()}.")
+                return
+            if decision == "revoke":
+                revoked = entry_decision_revoke(
+                    user=user,
+                    decision=_revocable(submission, options["decision_id"]),
+                    reason=options["reason"],
+                )
+                self.stdout.write(
+                    f"Submission {submission.pk}: revoked the decision {revoked.pk} ({revoked.summary})."
+                )
                 return
             if decision in REVIEW:
                 row = COMMITTEE_DECISIONS[REVIEW[decision]](
@@ -104,3 +128,21 @@ def _release(slug: str) -> Release | None:
     if found is None:
         raise CommandError(f'There is no release "{slug}".')
     return found
+
+
+def _revocable(submission: Submission, decision_id: int | None) -> EntryDecision:
+    """The decision named, or the submission's only committee decision in force."""
+    decisions = EntryDecision.objects.filter(submission=submission)
+    if decision_id is not None:
+        found = decisions.filter(pk=decision_id).first()
+        if found is None:
+            raise CommandError(f"Submission {submission.pk} has no decision {decision_id}.")
+        return found
+    active = list(decisions.active().filter(kind__in=REVOCABLE))
+    if len(active) != 1:
+        listed = ", ".join(f"{d.pk} ({d.summary})" for d in active) or "none"
+        raise CommandError(
+            f"Name the decision to revoke with --decision; submission {submission.pk}'s decisions in force: "
+            f"{listed}."
+        )
+    return active[0]

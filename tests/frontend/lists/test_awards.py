@@ -61,7 +61,7 @@ def test_rows_not_on_the_previous_list_carry_a_new_badge(two_lists: dict[str, An
     }
     assert new_rows == {two_lists["c"].pk, two_lists["d"].pk}
     assert body.count('data-role="new"') == 2
-    assert "2 entries not on ISC40" in body
+    assert "2 entries new on this list: not on ISC40" in body
 
 
 def test_the_changes_panel_leaves_no_template_comment_on_the_page(two_lists: dict[str, Any]) -> None:
@@ -107,3 +107,29 @@ def test_the_release_page_counts_new_entries_and_shows_the_awards(
     published = body.split('data-role="release-published"')[1]
     assert "2 new entries since ISC40 v1 Research" in published
     assert 'data-role="awards"' in published and "Gamma" in award_line(published, "bandwidth")
+
+
+def test_the_public_release_page_shows_each_list_what_is_new_and_its_awards_and_is_cached(
+    two_lists: dict[str, Any], django_assert_max_num_queries: Any
+) -> None:
+    # Issue 25: the awards were only on the committee's release page; /lists/<release>/ only
+    # redirected to the first list.
+    url = reverse("frontend:release", kwargs={"release": "sc40"})
+    response = client_for(None).get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    lists = body.split('data-role="release-lists"')[1].split("</section>")[0]
+    assert 'href="/lists/sc40/research/"' in lists and "2 new entries since ISC40 v1 Research" in lists
+    assert 'data-role="awards"' in body and "Gamma" in award_line(body, "bandwidth")
+    # The second read is the cached page (the public cache, as for list pages): no query.
+    with django_assert_max_num_queries(0):
+        again = client_for(None).get(url)
+    assert again.content == response.content
+    # Each published list links it.
+    assert f'href="{url}"' in list_body(two_lists["second"])
+
+
+def test_a_release_with_nothing_published_still_opens_its_first_list_tab() -> None:
+    release = open_release("ISC45")
+    answer = client_for(None).get(reverse("frontend:release", kwargs={"release": release.slug}))
+    assert answer.status_code == 302 and answer["Location"] == f"/lists/{release.slug}/production/"

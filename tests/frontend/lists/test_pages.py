@@ -68,9 +68,10 @@ def test_unknown_releases_and_kinds_are_not_found(client, imported_history):
     assert client.get("/lists/sc42/io500.csv").status_code == 404
 
 
-def test_the_release_picker_and_release_url_open_the_first_list(client, imported_history):
+def test_the_release_picker_opens_the_release_page_which_links_its_lists(client, imported_history):
     assert client.get("/lists/", {"release": "isc20"}).url == "/lists/isc20/"
-    assert client.get("/lists/isc20/").url == "/lists/isc20/io500/"
+    page = client.get("/lists/isc20/")
+    assert page.status_code == 200 and 'href="/lists/isc20/io500/"' in page.content.decode()
 
 
 def test_corrected_lists_show_the_newest_version_and_link_the_older(client, imported_history):

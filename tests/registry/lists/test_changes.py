@@ -11,7 +11,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from registry.lists.changes import previous_snapshot, snapshot_changes
+from registry.lists.changes import (
+    correction_changes,
+    previous_snapshot,
+    release_changes,
+    snapshot_changes,
+)
+from registry.lists.diff import RELEASE, VERSION
 from registry.lists.publishing import release_drafts_build, snapshot_publish
 from registry.lists.services import ListPublishError
 from registry.models import ListSnapshot
@@ -75,7 +81,9 @@ def test_a_correction_shows_the_real_diff_on_the_public_list_page(
         reverse("frontend:list", kwargs={"release": release.slug, "kind": "research"})
     )
     body = page.content.decode()
-    assert "Changes since ISC40 Research" in body
+    assert (
+        "Correction: changes since version 1 of this list (ISC40 Research), the version it corrects" in body
+    )
     removed = body.split('data-role="removed"')[1].split("</ul>")[0]
     assert f'data-submission="{first.pk}"' in removed and "filed too late" in removed
     assert f'data-submission="{second.pk}"' not in removed  # still listed, so never called removed
@@ -112,7 +120,10 @@ def test_build_list_prints_the_changes_since_the_previous_list(
     output = io.StringIO()
     call_command("build_list", release.slug, "research", stdout=output)
     text = output.getvalue()
-    assert "Changes since ISC40 Research: 0 added, 1 removed, 0 re-ranked" in text
+    assert (
+        "Correction: changes since version 1 of this list (ISC40 Research), the version it corrects: "
+        "0 added, 1 removed, 0 re-ranked" in text
+    )
     assert f"- (was #1) submission {first.pk} " in text and "wrong list" in text
 
 
@@ -205,3 +216,111 @@ def test_a_removal_from_a_list_recorded_from_io500_org_says_io500_org_gave_no_re
     assert [(c.entry.submission_id, c.reason) for c in changes.removed] == [
         (dropped.pk, NOT_EXPLAINED_BY_IO500)
     ]
+
+
+@pytest.fixture
+def corrected_next_release(
+    published: dict[str, Any], submitter: Any, committee_member: Any
+) -> dict[str, Any]:
+    """ISC40's Research list (A, B) carried into SC40 with a new run C; SC40 v1 published, then A
+    excluded from SC40 and v2 published as a correction."""
+    earlier = published["release"]
+    later = open_release(
+        "SC40", publication_date=earlier.publication_date + datetime.timedelta(days=1), rules_from=earlier
+    )
+    newcomer = verified_upload(submitter, later, system=storage("C"), score=70.0, review_state="accepted")
+    first = publish_research(later, committee_member)
+    submission_exclude(
+        user=committee_member,
+        submission=published["first"],
+        release=later,
+        list_kind="research",
+        reason="moved",
+    )
+    corrected = publish_research(later, committee_member, reason="A excluded")
+    return {**published, "later": later, "newcomer": newcomer, "v1": first, "v2": corrected}
+
+
+def test_a_correction_compares_what_is_new_with_the_previous_release_and_what_it_fixes_with_v1(
+    corrected_next_release: dict[str, Any],
+) -> None:
+    # Issue 25, after a correction: "new on this list" was compared with version 1 of the same list
+    # ("0 new entries since ISC40 Production"); it must be the previous release's list.
+    data = corrected_next_release
+    v2, newcomer, first = data["v2"], data["newcomer"], data["first"]
+    new = release_changes(v2)
+    assert new is not None and new.compared_with == RELEASE
+    assert new.previous_label == "ISC40 Research"
+    assert new.added_ids == {newcomer.pk}
+    assert [c.entry.submission_id for c in new.removed] == [first.pk]
+    fix = correction_changes(v2)
+    assert fix is not None and fix.compared_with == VERSION
+    assert fix.previous_label == "version 1 of this list (SC40 Research)"
+    assert fix.added_ids == frozenset() and [c.entry.submission_id for c in fix.removed] == [first.pk]
+    assert correction_changes(data["v1"]) is None
+
+    body = (
+        client_for(None)
+        .get(reverse("frontend:list", kwargs={"release": data["later"].slug, "kind": "research"}))
+        .content.decode()
+    )
+    assert "Correction: changes since version 1 of this list (SC40 Research), the version it corrects" in body
+    assert "Changes since ISC40 Research (the previous release&#x27;s list)" in body
+    assert "1 entry new on this list: not on ISC40 Research, the previous release's list." in body
+
+
+def test_the_release_page_counts_what_is_new_since_the_previous_release_after_a_correction(
+    corrected_next_release: dict[str, Any], committee_member: Any
+) -> None:
+    body = (
+        client_for(committee_member)
+        .get(reverse("publishing:release", kwargs={"release": corrected_next_release["later"].slug}))
+        .content.decode()
+    )
+    assert "1 new entry since ISC40 Research" in body
+    assert "since SC40 Research" not in body
+
+
+def test_a_correction_draft_carries_over_the_version_it_corrects(
+    published: dict[str, Any], committee_member: Any
+) -> None:
+    # Issue 25: a correction draft said "no earlier published list to carry over" and marked every
+    # row "added"; it carries over the published version it corrects and is compared with it.
+    release, first, second = published["release"], published["first"], published["second"]
+    submission_exclude(
+        user=committee_member, submission=first, release=release, list_kind="research", reason="late"
+    )
+    [draft] = release_drafts_build(user=committee_member, release=release, kinds=["research"])
+    assert draft.carried_from_id == published["snapshot"].pk
+    assert list(draft.entries.values_list("submission_id", "carried")) == [(second.pk, True)]
+    body = (
+        client_for(committee_member)
+        .get(reverse("publishing:draft", kwargs={"release": release.slug, "kind": "research"}))
+        .content.decode()
+    )
+    assert "no earlier published list" not in body
+    assert f"A correction of {published['snapshot']}, carried over from it" in body
+    correction = body.split('data-role="correction"')[1].split("</section>")[0]
+    assert "version 1 of this list" in correction
+    assert f'data-submission="{first.pk}"' in correction.split('data-role="removed"')[1]
+    origins = body.split('data-role="origin">')[1:]
+    assert [origin.split("<")[0] for origin in origins] == ["carried"]
+
+
+def test_a_revoked_exclusion_brings_the_entry_back_in_the_next_correction(
+    published: dict[str, Any], committee_member: Any
+) -> None:
+    from submissions.review.services import entry_decision_revoke
+
+    release, first = published["release"], published["first"]
+    decision = submission_exclude(
+        user=committee_member, submission=first, release=release, list_kind="research", reason="late"
+    )
+    second_version = publish_research(release, committee_member, reason="A excluded")
+    assert first.pk not in set(second_version.entries.values_list("submission_id", flat=True))
+    entry_decision_revoke(user=committee_member, decision=decision, reason="it was on time")
+    third = publish_research(release, committee_member, reason="A back: the exclusion was revoked")
+    assert first.pk in set(third.entries.values_list("submission_id", flat=True))
+    fix = correction_changes(third)
+    assert fix is not None and fix.added_ids == {first.pk}
+    assert fix.previous_label == "version 2 of this list (ISC40* Research)"

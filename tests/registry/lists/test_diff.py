@@ -142,7 +142,8 @@ def test_the_plain_lines_name_every_change() -> None:
         diff_lines(list_diff(BEFORE, after, previous_label="SC40 Research", removed_reasons={2: "withdrawn"}))
     )
     assert (
-        "Changes since SC40 Research: 1 added, 1 removed, 2 re-ranked, 1 rescored, 1 new system(s)." in text
+        "Changes since SC40 Research (the previous release's list): 1 added, 1 removed, 2 re-ranked, "
+        "1 rescored, 1 new system(s)." in text
     )
     assert "New #1: submission 3" in text
     assert "- (was #2) submission 2 S2: withdrawn" in text
