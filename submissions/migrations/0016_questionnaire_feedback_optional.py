@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0015_run_counts_sources'),
+        ("submissions", "0015_run_counts_sources"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='questionnaire',
-            name='feedback',
+            model_name="questionnaire",
+            name="feedback",
             field=models.TextField(blank=True),
         ),
     ]
