@@ -1,4 +1,5 @@
-"""The `list_description` filter: io500.org's list description HTML, sanitised (frontend.lists.description)."""
+"""The `list_description` filter: io500.org's list description HTML, sanitised
+(frontend.lists.description)."""
 
 from __future__ import annotations
 
@@ -13,4 +14,4 @@ register = template.Library()
 @register.filter
 def list_description(html: str) -> SafeString:
     # Safe to mark: sanitise_description escapes all text and emits only its allow-listed tags.
-    return mark_safe(sanitise_description(html))  # noqa: S308
+    return mark_safe(sanitise_description(html))

@@ -53,7 +53,9 @@ def test_a_hostile_description_is_not_run(client: Client) -> None:
     release = make_release(name="SC47")
     snapshot = publish_list(release, "io500", [make_submission(release=release)])
     ListSnapshot.objects.filter(pk=snapshot.pk).update(
-        description='<p onmouseover="steal()">Hi <a href="javascript:steal()">there</a><script>steal()</script></p>'
+        description=(
+            '<p onmouseover="steal()">Hi <a href="javascript:steal()">there</a><script>steal()</script></p>'
+        )
     )
     html = client.get("/lists/sc47/io500/").content.decode()
     assert "<p>Hi there</p>" in html and "steal()" not in html
