@@ -296,6 +296,8 @@ UPLOAD_BYTES_PER_DAY = env.int("UPLOAD_BYTES_PER_DAY", default=8 * 1024**3)
 LOGIN_FAILURE_RATE = env.str("LOGIN_FAILURE_RATE", default="10/15m")
 LOGIN_IP_FAILURE_RATE = env.str("LOGIN_IP_FAILURE_RATE", default="50/15m")
 ACCOUNT_FORM_RATE = env.str("ACCOUNT_FORM_RATE", default="10/h")
+# Activation mails sent again on request from the log-in page, per account.
+ACTIVATION_RESEND_RATE = env.str("ACTIVATION_RESEND_RATE", default="3/h")
 # Review comments per user (each may send an e-mail to the submitter or the committee).
 COMMENT_RATE = env.str("COMMENT_RATE", default="30/h")
 # Any request body above this is refused with 413 before it is read (archives above ARCHIVE_MAX_BYTES

@@ -8,10 +8,12 @@ from frontend.pages.urls import submission_urlpatterns as submission_page_urlpat
 from registry.core import health
 from registry.core.api_docs import ApiDocsView
 from submissions import urls as submission_urls
+from submissions.accounts import views as account_views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # The registry's account pages first: its password-reset routes replace Django's.
+    # The registry's account pages first: its log-in and password-reset routes replace Django's.
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/", include("submissions.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("review/", include("registry.lists.publishing_urls")),

@@ -29,8 +29,10 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from frontend.lists.csv_cells import csv_write
+from frontend.lists.readme import readme_url
 from registry.core.generations import list_cache_generation
 from registry.core.site import site_fingerprint, site_url
+from registry.lists.columns import PHASE_AUTHORITY
 from registry.lists.complete import KnownRun, columns_described, complete_fields, complete_rows
 from registry.lists.rows import RowsResult, list_payload, list_row_values
 from registry.lists.selectors import list_entries, seconds_until_next_embargo_end, visible_snapshots
@@ -121,6 +123,8 @@ def _write_json(stream: TextIO, generated_at: str) -> tuple[int, int]:
     """One JSON document written row by row: the rows first, the lists they belong to after them."""
     head = {
         "about": ABOUT,
+        "phase_values": PHASE_AUTHORITY,
+        "readme": readme_url(),
         "generated_at": generated_at,
         "site": site_url(),
         "columns": columns_described(with_custom=False),

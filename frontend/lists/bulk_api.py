@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from frontend.lists.bulk import BULK_CACHE_SECONDS, BULK_FORMATS, BulkFile, bulk_file
+from frontend.lists.readme import describedby, readme_url
 
 RETRY_AFTER_SECONDS = 30
 
@@ -40,9 +41,11 @@ the list page's columns; the citable `list_entry_id` (`io500-<release>-<kind>-v<
 the submission's permalink and the list it belongs to (`list_release`, `list_kind`, `list_version`,
 `list_provenance`, `list_official`, ...); io500.org's list-download columns under io500.org's names
 (`information_system`, `io500_bw`, `ior_easy_write`, ..., `repository_url`); every phase value and
-time with its unit in the column name (`ior-easy-write (GiB/s)`, `ior-easy-write time (seconds)`);
-and the system description. The JSON holds the same rows (`rows`), what each column holds
-(`columns`) and the lists (`lists`).
+time recomputed here from the raw files, with its unit in the column name (`ior-easy-write
+recomputed (GiB/s)`, `ior-easy-write time (seconds)`); and the system description. io500.org's
+phase columns are authoritative for the official lists' ranks, the recomputed ones for what the raw
+files show: `/lists/README.txt` (the `Link` header) says it, and describes every column. The JSON
+holds the same rows (`rows`), what each column holds (`columns`) and the lists (`lists`).
 
 Only lists anyone may read are included: published or superseded, out of embargo. Rows of lists
 with `list_official` false were reconstructed here by the registry's rules and are not official
@@ -62,6 +65,7 @@ def bulk_response(found: BulkFile, if_none_match: str | None) -> HttpResponseBas
     response["X-Generated-At"] = found.generated_at
     response["X-Lists"] = str(found.lists)
     response["X-Rows"] = str(found.rows)
+    response["Link"] = describedby(readme_url())
     # The same bytes for everyone until the lists change; shared caches may keep them.
     response["Cache-Control"] = f"public, max-age={min(BULK_CACHE_SECONDS, 3600)}"
     return response

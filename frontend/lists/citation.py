@@ -233,6 +233,18 @@ def submission_citation(
     note = f"{placed}. Registry verdict: {verdict}. Reproducibility: {reproducibility}."
     if submission.io500_id:
         note += f" io500.org submission {submission.io500_id}."
+    # The institution that ran the system is who a result credits (io500.org's lists name it in
+    # their "institution" column): a corporate author, braced twice so BibTeX styles print it whole
+    # instead of splitting it into first and last names, and as the organization biblatex knows.
+    institution = submission.storage_system.institution.name if submission.storage_system else ""
+    credited = (
+        [
+            ("author", f"{{{{{bibtex_escape(institution)}}}}}"),
+            ("organization", f"{{{bibtex_escape(institution)}}}"),
+        ]
+        if institution
+        else []
+    )
     day = (
         primary.published_on
         if primary
@@ -241,6 +253,7 @@ def submission_citation(
     bibtex = bibtex_entry(
         f"io500-submission-{submission.pk}",
         [
+            *credited,
             ("title", f"{{{{{bibtex_escape(title)}}}}}"),
             ("howpublished", "{IO500 results registry}"),
             *_date_fields(day),
@@ -251,6 +264,7 @@ def submission_citation(
     )
     facts = [
         Fact("Permalink", permalink, permalink),
+        Fact("Institution", institution),
         Fact(
             "List and release",
             primary.phrase if primary else "on no published list",

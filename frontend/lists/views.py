@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from frontend.lists.body import ListBody, list_body_render, list_page_response
 from frontend.lists.context import release_context
 from frontend.lists.csv_cells import csv_text
+from frontend.lists.readme import describedby, downloads_readme, readme_url
 from frontend.lists.selectors import list_index
 from registry.core.generations import LIST_CACHE_SECONDS
 from registry.core.public_cache import mark_public
@@ -129,7 +130,18 @@ def list_download(request: HttpRequest, release: str, kind: str, fmt: str) -> Ht
             content_type="text/csv",
         )
     response["X-List-Provenance"] = snapshot.provenance
+    # Which of the two sets of phase columns is authoritative for what: the README says it.
+    response["Link"] = describedby(readme_url())
     response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
+    return response
+
+
+@require_GET
+def downloads_readme_view(request: HttpRequest) -> HttpResponse:
+    """What the list downloads hold: which phase values are authoritative, every column described."""
+    response = HttpResponse(downloads_readme(), content_type="text/plain; charset=utf-8")
+    # The same for everyone; it changes only with a deployment.
+    response["Cache-Control"] = "public, max-age=3600"
     return response
 
 

@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])[a-z]*\s*$", re.IGNORECASE)
 # Forms that send an e-mail to whatever address is typed in: the ones spammers use.
-ACCOUNT_FORMS = ("accounts:signup", "accounts:password_reset")
+ACCOUNT_FORMS = ("accounts:signup", "accounts:password_reset", "accounts:resend-activation")
 # Review comments: each can send a notification e-mail.
 COMMENT_FORMS = ("submissions:comment",)
 # Every form that checks a password: the site's log-in and the admin's.

@@ -155,8 +155,15 @@ PHASES = (
 )
 
 
+# The downloads hold two sets of phase values: io500.org's, under io500.org's names
+# (`ior_easy_write`, registry.lists.io500_org), and these, recomputed here from the run's output
+# files. "recomputed" in the name says which is which wherever a spreadsheet has lost the column
+# descriptions; what each is authoritative for is PHASE_AUTHORITY (and the downloads' README).
+RECOMPUTED = "recomputed"
+
+
 def phase_value_column(phase: str) -> str:
-    return f"{phase} ({unit_of(phase)})"
+    return f"{phase} {RECOMPUTED} ({unit_of(phase)})"
 
 
 def phase_time_column(phase: str) -> str:
@@ -171,10 +178,17 @@ PHASE_COLUMNS = (
             Column(
                 phase_value_column(phase),
                 NUMBER,
-                f"{phase} as re-derived here from the run's output files.",
+                f"{phase} as recomputed here from the run's output files by the registry's scoring "
+                "engine: authoritative for what the raw files show; empty where the raw files are not "
+                "public. io500.org's recorded value is in its own column, where it has one.",
                 unit=unit_of(phase),
             ),
-            Column(phase_time_column(phase), NUMBER, f"The time {phase} ran.", unit="seconds"),
+            Column(
+                phase_time_column(phase),
+                NUMBER,
+                f"The time {phase} ran, read here from the run's output files (io500.org publishes none).",
+                unit="seconds",
+            ),
         )
     ),
     Column(
@@ -182,6 +196,21 @@ PHASE_COLUMNS = (
         TEXT,
         "Phases of the run under names no column above has, as 'name=value unit (time s)', '; '-separated.",
     ),
+)
+
+# Which of the two sets of phase values to use for what: the downloads' README and the bulk JSON say it.
+PHASE_AUTHORITY = (
+    "Two sets of phase values. (1) Recorded by io500.org: the columns under io500.org's names "
+    "(ior_easy_write, mdtest_easy_write, ..., find_mixed, io500_score, io500_bw, io500_md) hold what "
+    "io500.org published for the entry. They are authoritative for the official IO500 lists: the "
+    "ranks and scores io500.org published were computed from them. For a run uploaded to this "
+    "registry, which io500.org never published, they hold the registry's value of the same meaning. "
+    "(2) Recomputed here: the columns named '<phase> recomputed (<unit>)' and '<phase> time "
+    "(seconds)' hold what the registry's scoring engine read from the run's own output files. They "
+    "are authoritative for what the raw files show (evidence_basis says how well they are backed) "
+    "and are empty where the raw files are not public (values_source = published_record). Where "
+    "both have a value and they differ, quote io500.org's for a rank on its lists and analyse the run "
+    "with the recomputed one."
 )
 
 # The system description's typed fields without an io500.org column of the same meaning.

@@ -142,8 +142,10 @@ IO500_ORG_DESCRIPTIONS = {
     "download replaces its internal release id.",
     **dict.fromkeys(
         IO500_ORG_PHASE_NAMES.values(),
-        "io500.org's value of the phase for this entry (its row, or the list as io500.org printed "
-        "it), else the value measured here.",
+        "Recorded by io500.org: its value of the phase for this entry (its row, or the list as "
+        "io500.org printed it), authoritative for the official IO500 lists; for a run io500.org never "
+        "published, the value measured here. The value recomputed here from the raw files is in "
+        "'<phase> recomputed (<unit>)'.",
     ),
 }
 

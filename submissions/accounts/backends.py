@@ -51,3 +51,19 @@ class NormalisedUsernameBackend(ModelBackend):
         if user.check_password(password) and self.user_can_authenticate(user):
             return user
         return None
+
+
+def inactive_user_with_password(name: str, password: str) -> User | None:
+    """The not-yet-activated account a failed log-in meant, only when its password was right.
+
+    Only the right password earns the "not activated yet" answer: anyone else learns no more than
+    "wrong name or password", so the answer tells nobody which names exist. Unknown names hash a
+    password too, so a known name does not take longer to refuse.
+    """
+    user = user_by_name(name)
+    if user is None:
+        User().set_password(password)
+        return None
+    if user.is_active or not user.check_password(password):
+        return None
+    return user

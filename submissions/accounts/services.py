@@ -3,6 +3,7 @@ submissions.accounts.tokens (issued from the token page)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import ValidationError
@@ -12,6 +13,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from registry.core.ratelimit import Verdict, parse_rate, rate_hit
 from registry.core.site import site_url
 
 
@@ -53,6 +55,18 @@ def user_signup(*, username: str, email: str, password: str) -> User:
         user = User.objects.create_user(username=username, email=email, password=password, is_active=False)
         transaction.on_commit(lambda: _send_activation(user))
     return user
+
+
+def activation_resend(*, user: User) -> Verdict:
+    """Send the activation mail again, if the account is still inactive and within its limit.
+
+    Counted per account (ACTIVATION_RESEND_RATE), on top of the per-address limit of the account
+    forms, so that nobody who once typed the right password can flood the owner's inbox.
+    """
+    verdict = rate_hit(f"activation-resend:{user.pk}", parse_rate(settings.ACTIVATION_RESEND_RATE))
+    if verdict.allowed and not user.is_active:
+        _send_activation(user)
+    return verdict
 
 
 def user_activate(*, uidb64: str, token: str) -> User:

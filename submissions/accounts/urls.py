@@ -16,6 +16,7 @@ app_name = "accounts"
 urlpatterns = [
     path("signup/", account_views.signup, name="signup"),
     path("activate/<str:uidb64>/<str:token>/", account_views.activate, name="activate"),
+    path("resend-activation/", account_views.resend_activation, name="resend-activation"),
     path("token/", account_views.api_token, name="api-token"),
     # Asked by nginx only (docker/nginx.conf keeps it internal): may this request upload?
     path("upload-allowed/", account_views.upload_allowed, name="upload-allowed"),

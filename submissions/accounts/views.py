@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
-from submissions.accounts.forms import SignupForm
+from registry.core.ratelimit import too_many_response
+from submissions.accounts.forms import LoginForm, SignupForm
 from submissions.accounts.models import ApiToken
-from submissions.accounts.services import user_activate, user_signup
+from submissions.accounts.services import activation_resend, user_activate, user_signup
 from submissions.accounts.tokens import api_token_issue, api_token_user_id, token_in_header
 from submissions.permissions import authenticated_user
 
@@ -35,6 +38,41 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             return render(request, "accounts/signup_done.html", {"email": form.cleaned_data["email"]})
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# The account whose right password was typed before its activation: the only one the log-in page's
+# "send the activation e-mail again" button may mail.
+RESEND_SESSION_KEY = "activation_resend_user"
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+
+    def form_invalid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
+        if form.not_activated_user is not None:
+            self.request.session[RESEND_SESSION_KEY] = form.not_activated_user.pk
+        return super().form_invalid(form)
+
+
+@require_POST
+def resend_activation(request: HttpRequest) -> HttpResponse:
+    """Mail the activation link again to the account the log-in form proved the password of."""
+    user_pk = request.session.get(RESEND_SESSION_KEY)
+    user = User.objects.filter(pk=user_pk).first() if user_pk is not None else None
+    if user is None or user.is_active:
+        request.session.pop(RESEND_SESSION_KEY, None)
+        messages.info(request, "Log in with your user name and password.")
+        return redirect("login")
+    verdict = activation_resend(user=user)
+    if not verdict.allowed:
+        return too_many_response(
+            request,
+            "The activation e-mail was sent several times already. Look for it (and in your spam "
+            "folder) before you ask again later.",
+            verdict.retry_after,
+        )
+    messages.success(request, "The activation e-mail is on its way: open its link, then log in.")
+    return redirect("login")
 
 
 @require_GET

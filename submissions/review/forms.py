@@ -9,7 +9,7 @@ from django import forms
 from registry.models import Release
 from submissions.forms import ARCHIVE_EXTENSIONS, open_releases
 from submissions.models import EntryDecision, ListCategory, Reproducibility
-from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_SECTIONS
+from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_OPTIONAL, QUESTIONNAIRE_SECTIONS
 from submissions.review.rules import TRANSITIONS, Actor
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 
@@ -20,7 +20,11 @@ class QuestionnaireForm(forms.Form):
         for name, (title, question) in QUESTIONNAIRE_SECTIONS.items():
             self.fields[name] = forms.CharField(
                 label=title,
-                help_text=f"{question} (at least {QUESTIONNAIRE_MIN_WORDS} words)",
+                help_text=(
+                    f"{question} (optional)"
+                    if name in QUESTIONNAIRE_OPTIONAL
+                    else f"{question} (at least {QUESTIONNAIRE_MIN_WORDS} words)"
+                ),
                 required=False,  # the service names every short answer in one sentence each
                 widget=forms.Textarea(attrs={"rows": 3}),
             )

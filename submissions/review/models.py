@@ -55,10 +55,16 @@ QUESTIONNAIRE_SECTIONS: dict[str, tuple[str, str]] = {
     ),
 }
 QUESTIONNAIRE_MIN_WORDS = 10
+# "Feedback" asks what the submitter thinks of the questionnaire itself, not about the system, so it
+# is optional here and free of the word minimum. io500.org's submission-system (commit 03aceb0d,
+# src/Model/Table/QuestionnairesTable.php) only requires it non-empty on the server; its 10-word
+# minimum is a browser-side check (templates/Questionnaires/add.php) meant for the system answers.
+QUESTIONNAIRE_OPTIONAL = frozenset({"feedback"})
 
 
 class Questionnaire(models.Model):
-    """The reproducibility questionnaire of one submission; every answer needs at least 10 words."""
+    """The reproducibility questionnaire of one submission; every answer but the optional feedback
+    needs at least 10 words."""
 
     submission = models.OneToOneField(
         "submissions.Submission", on_delete=models.CASCADE, related_name="questionnaire"
@@ -73,7 +79,7 @@ class Questionnaire(models.Model):
     data_source = models.TextField()
     trust = models.TextField()
     reproducibility_score_id = models.TextField()
-    feedback = models.TextField()
+    feedback = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

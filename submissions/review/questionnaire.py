@@ -1,4 +1,5 @@
-"""The reproducibility questionnaire: every IO500 section answered with at least 10 words."""
+"""The reproducibility questionnaire: every IO500 section answered with at least 10 words, but for
+the optional feedback on the questionnaire itself."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
 
-from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_SECTIONS
+from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_OPTIONAL, QUESTIONNAIRE_SECTIONS
 
 _WORD = re.compile(r"\S+")
 MAX_ANSWER_CHARS = 20_000
@@ -25,7 +26,12 @@ def questionnaire_clean(answers: Mapping[str, object]) -> dict[str, str]:
         raw = answers.get(name)
         text = raw.strip() if isinstance(raw, str) else ""
         words = word_count(text)
-        if not text:
+        optional = name in QUESTIONNAIRE_OPTIONAL
+        if len(text) > MAX_ANSWER_CHARS:
+            errors[name] = [f"{title}: keep the answer under {MAX_ANSWER_CHARS:,} characters."]
+        elif optional:
+            pass  # any length, empty included
+        elif not text:
             errors[name] = [
                 f"{title}: this question needs an answer of at least {QUESTIONNAIRE_MIN_WORDS} words."
             ]
@@ -33,8 +39,6 @@ def questionnaire_clean(answers: Mapping[str, object]) -> dict[str, str]:
             errors[name] = [
                 f"{title}: answer with at least {QUESTIONNAIRE_MIN_WORDS} words; this answer has {words}."
             ]
-        elif len(text) > MAX_ANSWER_CHARS:
-            errors[name] = [f"{title}: keep the answer under {MAX_ANSWER_CHARS:,} characters."]
         clean[name] = text
     if errors:
         raise ValidationError(errors)

@@ -165,8 +165,10 @@ def test_snippets_render_a_chart_div_and_a_table_for_readers_without_javascript(
     ranks = render_snippet("_submission_ranks", submission)
     assert 'data-chart="ranks"' in ranks and "1.600\N{MULTIPLICATION SIGN}" in ranks  # 4 s against 2.5 s
     timeline = render_snippet("_submission_timeline", submission)
-    assert "No throughput timeline in this archive" in timeline
-    assert 'data-chart="timeline"' not in timeline
+    # No empty card: one line says why there is no chart, and no script is loaded for it.
+    assert "only runs of the registry's own runner record per-second timelines" in timeline
+    assert 'data-chart="timeline"' not in timeline and "chart-card" not in timeline
+    assert "Throughput over time</h2>" not in timeline and "timeline.js" not in timeline
 
 
 def test_the_rank_snippet_says_when_the_archive_has_no_per_rank_data():

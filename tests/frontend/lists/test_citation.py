@@ -95,6 +95,12 @@ def test_a_submission_page_cites_its_first_placement_with_verdict_and_reproducib
     )
     assert text in html
     assert f"@misc{{io500-submission-{submission.pk}," in html
+    # The institution is credited as a corporate author (kept whole) and as the organization, and the
+    # entry names the list, release, rank, permalink and access date.
+    assert "  author = {{Intel}}" in html and "  organization = {Intel}" in html
+    assert "#1 on the IO500 list at ISC20" in html.split(f"@misc{{io500-submission-{submission.pk},")[1]
+    assert f"  url = {{http://127.0.0.1:8000/submissions/{submission.pk}/}}" in html
+    assert f"  urldate = {{{today}}}" in html
     assert "  year = {2020}" in html and "  month = jul" in html
     assert f"io500.org submission {submission.io500_id}." in html
     # Every list it is on, each with its citable entry id.
@@ -109,6 +115,7 @@ def test_a_result_only_on_a_reconstructed_list_is_unverified(client: Client) -> 
     )
     publish_list(release, "full", [submission], provenance=ListSnapshot.Provenance.RECONSTRUCTED)
     html = page(client, f"/submissions/{submission.pk}/")
+    assert "  author = {{NREL}}" in html and "<dd>NREL</dd>" in html
     assert "#1 on the Full list at SC46, a list reconstructed by this registry that is no IO500 list" in html
     assert "(unverified; list entry io500-sc46-full-v1-1)" in html
 

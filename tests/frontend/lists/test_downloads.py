@@ -43,9 +43,13 @@ def test_the_list_csv_has_io500_orgs_columns_every_phase_and_units(
     # io500.org's download column names, from its source (tests.support.data says which files).
     assert [name for name in io500_org_download_columns(io500_data) if name not in header] == []
     for phase in (name for name in PHASE_ORDER if name != "timestamp"):
-        assert f"{phase} ({'GiB/s' if phase.startswith('ior') else 'kIOPS'})" in header
+        assert f"{phase} recomputed ({'GiB/s' if phase.startswith('ior') else 'kIOPS'})" in header
         assert f"{phase} time (seconds)" in header
-    assert {"ior-easy-write (GiB/s)", "mdtest-easy-write (kIOPS)", "find time (seconds)"} <= set(header)
+    assert {
+        "ior-easy-write recomputed (GiB/s)",
+        "mdtest-easy-write recomputed (kIOPS)",
+        "find time (seconds)",
+    } <= set(header)
     # The columns the CSV had before keep their place.
     assert header[:16] == ["rank", "id", "io500_id", "release", "institution", "system",
                            "storage_vendor", "filesystem", "client_nodes", "total_procs", "score", "bw",
@@ -60,11 +64,41 @@ def test_the_json_download_describes_its_columns_with_units(client: Client, impo
     payload = get(client, "/lists/sc19/io500.json").json()
     columns = {column["name"]: column for column in payload["columns"]}
     assert [column["name"] for column in payload["columns"]] == list(complete_fields(with_custom=False))
-    assert columns["ior-easy-write (GiB/s)"]["unit"] == "GiB/s"
+    assert columns["ior-easy-write recomputed (GiB/s)"]["unit"] == "GiB/s"
     assert columns["ior_easy_write"]["io500_org"] is True and columns["ior_easy_write"]["unit"] == "GiB/s"
     assert columns["mdtest_hard_read"]["unit"] == "kIOPS"
     assert columns["find time (seconds)"]["unit"] == "seconds"
     assert set(payload["rows"][0]) == set(columns)
+
+
+def test_the_two_sets_of_phase_columns_say_which_is_authoritative_for_what(
+    client: Client, imported_history: Path
+) -> None:
+    """io500.org's recorded phase values and the ones recomputed here are named apart, and the README
+    every download points at says which one the official ranks rest on and which the raw files back."""
+    csv_download = get(client, "/lists/sc19/io500.csv")
+    header = next(csv.reader(io.StringIO(csv_download.content.decode())))
+    # The recorded one keeps io500.org's name, the registry's says "recomputed"; the order is unchanged.
+    assert header.index("ior_easy_write") < header.index("ior-easy-write recomputed (GiB/s)")
+    assert "ior-easy-write (GiB/s)" not in header
+    readme_url = "http://127.0.0.1:8000/lists/README.txt"
+    assert csv_download["Link"] == f'<{readme_url}>; rel="describedby"; type="text/plain"'
+    columns = {column["name"]: column for column in get(client, "/lists/sc19/io500.json").json()["columns"]}
+    assert "Recorded by io500.org" in columns["ior_easy_write"]["description"]
+    assert "authoritative for the official IO500 lists" in columns["ior_easy_write"]["description"]
+    assert "recomputed here" in columns["ior-easy-write recomputed (GiB/s)"]["description"]
+    readme = get(client, "/lists/README.txt")
+    assert readme["Content-Type"] == "text/plain; charset=utf-8"
+    text = readme.content.decode()
+    assert "Which phase values are authoritative" in text
+    assert "Recorded by io500.org" in text and "Recomputed here" in text
+    # Every column of the download is described, in the CSV's order.
+    described = [
+        line.split(" [")[0] for line in text.splitlines() if line and not line[0].isspace() and " [" in line
+    ]
+    assert [name for name in header if name not in described] == []
+    page = get(client, "/lists/sc19/io500/").content.decode()
+    assert 'href="/lists/README.txt" data-download="readme"' in page
 
 
 def test_custom_weights_add_their_columns_to_the_download(client: Client, imported_history: Path) -> None:
@@ -87,6 +121,8 @@ def test_a_list_entry_id_leads_to_its_submission(client: Client, imported_histor
 def read_bulk(client: Client, fmt: str) -> bytes:
     response = get(client, f"/lists/all.{fmt}.gz")
     assert response["Content-Type"] == "application/gzip"
+    # The README saying which phase columns are authoritative for what goes with every bulk file.
+    assert response["Link"].startswith("<http://127.0.0.1:8000/lists/README.txt>")
     assert f'filename="io500-registry-all-lists.{fmt}.gz"' in response["Content-Disposition"]
     return gzip.decompress(response.content)
 
@@ -105,6 +141,8 @@ def test_the_bulk_download_reads_back_to_what_the_api_answers(client: Client, im
     assert len(document["rows"]) == ListEntry.objects.filter(snapshot__in=visible).count() > 5000
     assert len(document["lists"]) == visible.count()
     assert [column["name"] for column in document["columns"]] == list(complete_fields(with_custom=False))
+    assert "authoritative for the official IO500 lists" in document["phase_values"]
+    assert document["readme"] == "http://127.0.0.1:8000/lists/README.txt"
 
     text = read_bulk(client, "csv").decode()
     reader = csv.reader(io.StringIO(text), quoting=csv.QUOTE_NONNUMERIC)
@@ -200,4 +238,8 @@ def test_while_another_process_builds_the_file_the_client_is_asked_to_come_back(
 def test_the_openapi_schema_documents_the_bulk_download_and_the_columns(client: Client) -> None:
     schema = get(client, "/api/schema/", Accept="application/json").content.decode()
     assert "/lists/all.{fmt}.gz" in schema and "application/gzip" in schema
-    assert "ior-easy-write (GiB/s)" in schema and "list_entry_id" in schema and "information_system" in schema
+    assert (
+        "ior-easy-write recomputed (GiB/s)" in schema
+        and "list_entry_id" in schema
+        and "information_system" in schema
+    )

@@ -43,6 +43,33 @@ def test_a_new_account_is_inactive_until_its_e_mail_link_is_opened(mailoutbox: l
     assert again.status_code == 400 and b"not valid" in again.content
 
 
+def test_logging_in_before_activation_says_so_and_offers_the_mail_again(
+    mailoutbox: list[Any], settings: Any
+) -> None:
+    settings.ACTIVATION_RESEND_RATE = "2/h"
+    client = Client()
+    client.post("/accounts/signup/", SIGNUP)
+    assert len(mailoutbox) == 1
+    wrong = client.post("/accounts/login/", {"username": "dora", "password": "not-" + PASSWORD})
+    # A wrong password learns nothing about the account: the usual answer, no resend button.
+    assert b"not activated yet" not in wrong.content and b"resend-activation" not in wrong.content
+    assert Client().post("/accounts/resend-activation/").status_code == 302
+    assert len(mailoutbox) == 1
+    right = client.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
+    assert right.status_code == 200
+    html = right.content.decode()
+    assert "not activated yet" in html and "/accounts/resend-activation/" in html
+    assert "correct username and password" not in html
+    sent = client.post("/accounts/resend-activation/")
+    assert sent.status_code == 302 and sent["Location"] == "/accounts/login/"
+    assert len(mailoutbox) == 2 and mailoutbox[1].to == ["dora@example.org"]
+    assert client.post("/accounts/resend-activation/").status_code == 302
+    assert client.post("/accounts/resend-activation/").status_code == 429  # per account: 2/h
+    assert len(mailoutbox) == 3
+    assert client.get(link_in(mailoutbox[2].body)).status_code == 302  # the re-sent link works
+    assert client.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code == 302
+
+
 def test_sign_up_refuses_a_used_e_mail_and_a_mangled_link_is_explained(
     submitter: Any, mailoutbox: list[Any]
 ) -> None:
