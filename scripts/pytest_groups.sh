@@ -5,7 +5,8 @@
 #
 #   scripts/pytest_groups.sh LOG_DIR [PYTEST ARGS...]
 #
-# Environment: TEST_DATABASE_URL, SLOW_TESTS, PYTEST (default .venv/bin/pytest), and per group the Redis URLs
+# Environment: TEST_DATABASE_URL, SLOW_TESTS, PYTEST (default .venv/bin/pytest), TEST_PYTHON (default
+# .venv/bin/python, for the template database), and per group the Redis URLs
 # below. Every group runs to the end and prints its own report; the summary gives each group's wall
 # time and the CPU time of its process tree. Any failing group fails the script (pytest exits 5 when
 # a group collected no test, which fails it too).
@@ -14,6 +15,7 @@ set -euo pipefail
 LOG_DIR=$1
 shift
 PYTEST=${PYTEST:-.venv/bin/pytest}
+TEST_PYTHON=${TEST_PYTHON:-.venv/bin/python}
 : "${TEST_DATABASE_URL:?TEST_DATABASE_URL must be set}"
 : "${SLOW_TESTS:?SLOW_TESTS must be set (the markers of the groups beside the rest)}"
 
@@ -33,18 +35,37 @@ worker-stack|_stack|${TEST_REDIS_URL_STACK:-redis://127.0.0.1:6379/2}|${TEST_CAC
 # (__pycache__, ignored by git) that the groups, their workers and servers then read.
 unset PYTHONDONTWRITEBYTECODE
 mkdir -p "$LOG_DIR"
-rm -f "$LOG_DIR"/*.log "$LOG_DIR"/*.time
+rm -f "$LOG_DIR"/*.log "$LOG_DIR"/*.time "$LOG_DIR"/*.files "$LOG_DIR"/*.name
 read -r load_at_start _ </proc/loadavg
 read -r _ cpu_at_start </proc/stat
 SECONDS=0
-DATABASE_URL="$TEST_DATABASE_URL" "$PYTEST" --collect-only -q "$@" >"$LOG_DIR/collect.log" 2>&1 ||
+# The same collection writes each group's test files (scripts/pytest_group_files.py): a group imports
+# only the modules that hold its tests, and still selects them with its own marker expression.
+TIMEFORMAT="%R %U %S"
+{
+  time PYTHONPATH=. PYTEST_GROUP_FILES=$LOG_DIR PYTEST_GROUP_MARKERS=$(
+    while IFS='|' read -r name _ _ _ markers where; do [[ -z $name ]] || echo "$name|$markers|$where"; done <<<"$GROUPS_TABLE"
+  ) DATABASE_URL="$TEST_DATABASE_URL" "$PYTEST" -p scripts.pytest_group_files --collect-only -q "$@" \
+    >"$LOG_DIR/collect.log" 2>&1
+} 2>"$LOG_DIR/collect.time" ||
   { cat "$LOG_DIR/collect.log"; echo "pytest could not collect the tests" >&2; exit 1; }
+# One migrated database, copied by PostgreSQL into each group's test database (tests/conftest.py),
+# instead of five processes running every migration; made anew by every run, dropped at its end.
+{
+  time "$TEST_PYTHON" scripts/test_db_template.py create "$TEST_DATABASE_URL" >"$LOG_DIR/template.name"
+} 2>"$LOG_DIR/template.time" ||
+  { cat "$LOG_DIR/template.time"; echo "the template database could not be made" >&2; exit 1; }
+read -r TEST_DATABASE_TEMPLATE <"$LOG_DIR/template.name"
+export TEST_DATABASE_TEMPLATE
+trap '"$TEST_PYTHON" scripts/test_db_template.py drop "$TEST_DATABASE_URL" >/dev/null' EXIT
 names=()
 pids=()
 run_group() { # name suffix redis cache markers where [pytest args]
   local name=$1 suffix=$2 redis=$3 cache=$4 markers=$5 where
   read -r -a where <<<"$6"
   shift 6
+  # A group none of whose tests was collected keeps its paths: pytest then exits 5 and fails it.
+  if [[ -s $LOG_DIR/$name.files ]]; then mapfile -t where <"$LOG_DIR/$name.files"; fi
   local TIMEFORMAT="%R %U %S"
   {
     time DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
@@ -68,6 +89,10 @@ for i in "${!names[@]}"; do
   cat "$LOG_DIR/${names[$i]}.log"
 done
 echo "== pytest groups (wall s, CPU s of the group's processes: user + system, exit code)"
+for step in collect template; do # before the groups, one after the other
+  read -r wall user system <<<"$(tail -n 1 "$LOG_DIR/$step.time")" || { wall=?; user=?; system=?; }
+  printf '%-13s %8s s wall %8s s user %8s s system\n' "($step)" "$wall" "$user" "$system"
+done
 for i in "${!names[@]}"; do
   read -r wall user system <"$LOG_DIR/${names[$i]}.time" || { wall=?; user=?; system=?; }
   printf '%-13s %8s s wall %8s s user %8s s system  exit %s\n' "${names[$i]}" "$wall" "$user" "$system" "${codes[$i]}"

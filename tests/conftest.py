@@ -30,6 +30,18 @@ def _django_active(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    # scripts/pytest_groups.sh migrates one database per run and names it here: each group's test
+    # database is a copy of it (pytest-django's `migrate` then has nothing left to apply) instead of
+    # running every migration again.
+    template = os.environ.get("TEST_DATABASE_TEMPLATE")
+    if template:
+        from django.conf import settings
+
+        settings.DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = template
+
+
+@pytest.fixture(scope="session")
 def media_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # One folder per session, shared with the real worker: archives are content-addressed and
     # write-once, so tests cannot disturb each other through it.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -23,29 +24,81 @@ def pytest_runtest_makereport(
     return report
 
 
+class _Chromium:
+    """One Playwright driver and one chromium for a run of consecutive browser tests (starting them
+    costs about 1.7 CPU-seconds, once per test before); each test still gets contexts of its own
+    (cookies, storage, cache: one person each), all closed after it."""
+
+    def __init__(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        # Playwright's sync API keeps an event loop running in this thread while it lives; the
+        # tests' own ORM calls stay synchronous, which Django refuses next to a running loop unless
+        # told it is safe: only while this driver lives (the browser tests run one after the
+        # other, and it is stopped before any other test), never for the rest of the session.
+        self.saved = {name: os.environ.get(name) for name in _ENVIRONMENT}
+        os.environ.update(_ENVIRONMENT)
+        self.manager = sync_playwright()
+        self.playwright = self.manager.__enter__()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+    def stop(self) -> None:
+        try:
+            self.browser.close()
+            self.manager.__exit__(None, None, None)
+        finally:
+            for name, value in self.saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+            # The tests' ORM calls ran inside Playwright's greenlet, whose context holds a database
+            # connection of its own that pytest-django never sees; left open, it blocks dropping
+            # the test database at the end of the session.
+            connections.close_all()
+
+
+_ENVIRONMENT = {"DJANGO_ALLOW_ASYNC_UNSAFE": "true", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+_chromium: _Chromium | None = None
+
+
+def _uses_browser(item: pytest.Item | None) -> bool:
+    return item is not None and "browser" in getattr(item, "fixturenames", ())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    global _chromium
+    try:
+        return (yield)
+    finally:
+        if _chromium is not None and not _uses_browser(nextitem):
+            stopping = _chromium
+            _chromium = None
+            stopping.stop()
+
+
 @pytest.fixture
 def browser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls stay
-    # synchronous, which Django refuses next to a running loop unless told it is safe: for this
-    # test only (monkeypatch restores it), never for the rest of the session.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    monkeypatch.setenv("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    global _chromium
     # The live server thread must not keep a connection open past a request: the test database is
     # dropped at the end of the session while that thread still lives.
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-    from playwright.sync_api import sync_playwright
-
+    if _chromium is not None and not _chromium.browser.is_connected():
+        crashed = _chromium
+        _chromium = None
+        crashed.stop()
+    if _chromium is None:
+        _chromium = _Chromium()
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        if request.node.stash.get(CALL_FAILED, False):
-            screenshot_failed(launched, request.node.name)
-        launched.close()
-        # The test's ORM calls ran inside Playwright's greenlet, whose context holds a database
-        # connection of its own that pytest-django never sees; left open, it blocks dropping the
-        # test database at the end of the session.
-        connections.close_all()
+    launched = _chromium.browser
+    yield launched
+    if request.node.stash.get(CALL_FAILED, False):
+        screenshot_failed(launched, request.node.name)
+    for context in launched.contexts:
+        context.close()
+    # See _Chromium.stop: the connection this test's ORM calls opened in Playwright's greenlet.
+    connections.close_all()
 
 
 @pytest.fixture

@@ -1,0 +1,49 @@
+"""A pytest plugin for scripts/pytest_groups.sh: after one collection of the whole suite, writes for
+each group the test files that hold at least one of its tests, so that each group's pytest imports
+only those (collecting every module costs each process several CPU-seconds, the API fuzzer's schema
+most of all) and still selects by the group's own marker expression.
+
+PYTEST_GROUP_FILES=DIR and one line `name|marker expression|where` per group in PYTEST_GROUP_MARKERS,
+`where` as the group would be run (paths, and --ignore=PATH to leave a folder out); DIR/NAME.files
+gets one path a line, in collection order.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The very expression parser and matcher of `-m` (pytest is pinned in requirements.txt): a group gets
+# the files of exactly the tests its `-m` would select.
+from _pytest.mark import MarkMatcher
+from _pytest.mark.expression import Expression
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    out = Path(os.environ["PYTEST_GROUP_FILES"])
+    root = config.rootpath
+    for line in os.environ["PYTEST_GROUP_MARKERS"].strip().splitlines():
+        name, markers, where = line.split("|", 2)
+        expression = Expression.compile(markers)
+        inside = [_folder(word) for word in where.split() if not word.startswith("--ignore=")]
+        ignored = [
+            _folder(word.removeprefix("--ignore=")) for word in where.split() if word.startswith("--ignore=")
+        ]
+        files: dict[str, None] = {}
+        for item in items:
+            path = str(item.path.relative_to(root))
+            if (
+                any(_folder(path).startswith(folder) for folder in inside)
+                and not any(_folder(path).startswith(folder) for folder in ignored)
+                and expression.evaluate(MarkMatcher.from_markers(item.iter_markers()))
+            ):
+                files[path] = None
+        (out / f"{name}.files").write_text("".join(f"{path}\n" for path in files))
+
+
+def _folder(path: str) -> str:
+    """A path with one trailing slash, so that tests/scoring never takes in tests/scoring_more."""
+    return path.rstrip("/") + "/"
