@@ -85,7 +85,7 @@ test: install lint migrations-check audit pytest
 # minutes). The document is written even when a run fails, and the failure is reported.
 reliability: install
 	rm -rf test-artifacts/reliability
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) $(VENV)/bin/pytest \
+	TEST_VOLUME=full DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_URL=$(TEST_CACHE_URL) $(VENV)/bin/pytest \
 		tests/reliability tests/scoring/readers/test_fuzz.py tests/scoring/readers/test_properties.py \
 		tests/registry/core/test_public_cache.py
 	$(PY) benchmarks/fuzz.py && fuzz=0 || fuzz=$$?; \

@@ -19,11 +19,14 @@ from submissions.selectors import submission_public_fingerprint
 PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
-    # A release's page (its lists, what is new, the awards): cached like its lists.
-    PublicRoute(re.compile(r"^/lists/[a-z0-9]+/$"), ()),
+    # A release's page (its lists, what is new, the awards): served and cached by the list pages' code,
+    # which reads the same query names.
+    PublicRoute(re.compile(r"^/lists/[a-z0-9]+/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/history/$"), HISTORY_PARAMS),
-    # The list index and the information pages (frontend.pages.info) read no query.
-    PublicRoute(re.compile(r"^/(?:lists|rules|how-to-run|call|about)/$"), ()),
+    # The list index reads only the release picker's `?release=` (which redirects to that release).
+    PublicRoute(re.compile(r"^/lists/$"), ("release",)),
+    # The information pages (frontend.pages.info) read no query.
+    PublicRoute(re.compile(r"^/(?:rules|how-to-run|call|about)/$"), ()),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
     PublicRoute(re.compile(r"^/charts/radar/[a-z0-9]+/[a-z0-9-]+\.json$"), ()),

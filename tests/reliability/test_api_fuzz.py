@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
 from tests.reliability.records import record
+from tests.support.volume import volume
 
 pytestmark = pytest.mark.fuzz
 
-EXAMPLES_PER_OPERATION = 25
+EXAMPLES_PER_OPERATION = volume(suite=10, full=25)
 _tried: dict[str, int] = {}
 
 

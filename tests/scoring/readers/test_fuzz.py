@@ -31,6 +31,7 @@ from scoring.readers.raw import (
 )
 from scoring.readers.shell_config import parse_shell_assignments
 from tests.scoring.corpus import data_root
+from tests.support.volume import volume
 
 # One real file of each kind the parsers read, from the shared corpus.
 SOURCES = {
@@ -98,7 +99,9 @@ def _call(parser: Callable[[], Any]) -> Any:
         return None
 
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=volume(suite=60, full=150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @FUZZ

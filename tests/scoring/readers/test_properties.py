@@ -16,6 +16,7 @@ from scoring.model import ReadError, RunResult
 from scoring.readers import RunFiles, read_run
 from scoring.readers.locate import read_runs
 from tests.scoring.corpus import data_root
+from tests.support.volume import volume
 
 # One run directory per format family: shell GB/s, shell GiB/s, io-500-dev, ISC20, ISC21 extended,
 # ISC24 with per-rank CSVs, ISC25 with the rnd4K phase.
@@ -82,7 +83,9 @@ def _read_or_refuse(files: RunFiles) -> RunResult | None:
         return None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=volume(suite=100, full=300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     sample=st.sampled_from(SAMPLES),
     picks=st.lists(
@@ -109,7 +112,7 @@ def test_mutated_result_files_read_or_raise_read_error(
             assert phase.value >= 0 and phase.value == phase.value  # never negative, never NaN
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=volume(suite=30, full=60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     sample=st.sampled_from(SAMPLES),
     cut=st.floats(0.0, 1.0),
