@@ -234,6 +234,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.submission_requeue_stuck",
         "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=30.0),
     },
+    # The bulk downloads (frontend.lists.bulk): built after every change of the lists; this catches a
+    # lost message and the end of an embargo, which changes what is public without a list change.
+    "refresh-bulk-downloads": {
+        "task": "frontend.lists.tasks.bulk_downloads_refresh",
+        "schedule": env.float("BULK_REFRESH_EVERY_S", default=60.0),
+    },
 }
 
 REST_FRAMEWORK = {
