@@ -255,8 +255,8 @@ REST_FRAMEWORK = {
 # The docs page's introduction (Markdown): where to start, the token, one whole journey by curl.
 API_DESCRIPTION = """Upload IO500 result tarballs, follow their verification, read the ranked lists.
 
-Start at [/api/v1/](/api/v1/): it links every endpoint. Every error under /api/ is JSON,
-`{"detail": "...", "status": 404}`. [Back to the registry](/).
+Start at [/api/v1/](/api/v1/): it links every endpoint. Every error under /api/ is JSON with
+its reason in `detail`, e.g. `{"detail": "...", "status": 404}`. [Back to the registry](/).
 
 **Your token**: log in and create one on the [token page](/accounts/token/); send it as
 `Authorization: Token io500_...`. Reading public lists and systems needs none.

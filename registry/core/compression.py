@@ -19,6 +19,7 @@ anonymous page holds no secret at all.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
@@ -29,8 +30,9 @@ _TEXT_TYPES = (
     "application/javascript",
     "application/xml",
     "application/x-bibtex",
+    "application/vnd.oai.openapi",  # the OpenAPI schema (YAML; +json for JSON)
 )
-_TEXT_SUFFIXES = ("+json", "+xml")
+_TEXT_SUFFIXES = ("+json", "+xml", "+yaml")
 
 
 def is_text(response: HttpResponseBase) -> bool:
@@ -38,9 +40,15 @@ def is_text(response: HttpResponseBase) -> bool:
     return content_type.startswith(_TEXT_TYPES) or content_type.endswith(_TEXT_SUFFIXES)
 
 
-def reflects_input_with_secret(request: HttpRequest) -> bool:
+def used_csrf_token(request: HttpRequest, response: HttpResponseBase) -> bool:
+    """The page put the CSRF token in its body. Rendering it asks CsrfViewMiddleware to (re)send the
+    cookie, which that middleware (below this one) has done by now, clearing its flag."""
+    return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE")) or settings.CSRF_COOKIE_NAME in response.cookies
+
+
+def reflects_input_with_secret(request: HttpRequest, response: HttpResponseBase) -> bool:
     """The page used the CSRF token (it is in the body) and may repeat what the client sent."""
-    used_token = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
+    used_token = used_csrf_token(request, response)
     reflects = request.method not in ("GET", "HEAD") or bool(request.META.get("QUERY_STRING"))
     return used_token and reflects
 
@@ -50,7 +58,7 @@ class TextGZipMiddleware(GZipMiddleware):
     next to a secret (see the module's notes). It sets `Vary: Accept-Encoding` on what it compresses."""
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if not is_text(response) or reflects_input_with_secret(request):
+        if not is_text(response) or reflects_input_with_secret(request, response):
             return response
         compressed: HttpResponseBase = super().process_response(request, response)
         return compressed
