@@ -2,11 +2,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
 from frontend.pages.urls import submission_urlpatterns as submission_page_urlpatterns
 from registry.core import health
-from registry.core.api_docs import ApiDocsView
+from registry.core.api_docs import ApiDocsView, ApiSchemaView
 from registry.core.api_root import ApiRootView
 from submissions import urls as submission_urls
 
@@ -19,7 +18,7 @@ urlpatterns = [
     path("review/", include("submissions.review.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", ApiSchemaView.as_view(), name="schema"),
     path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include("submissions.api_urls")),
