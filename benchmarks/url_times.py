@@ -12,7 +12,8 @@ after a publish) and `--repeat` times warm (the median is printed), with `Accept
 - after: the stack as configured (gzip), and the bulk downloads read from storage after the Celery
   task built them (`bulk_downloads_build`, run here in-process before the requests).
 
-It prints per URL the cold and warm time and the bytes sent, before and after, the load average
+It prints per URL the cold and warm time and the bytes sent, before and after (and the web
+process' CPU time of a warm request after, which load on the machine does not inflate), the load average
 before and after the run (other work on the machine adds to every figure), and exits 1 when a URL
 takes over `--limit-ms` warm or cold after the change.
 
@@ -24,6 +25,7 @@ two accounts (a submitter with one upload, a committee member) are made for the 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import statistics
@@ -47,6 +49,7 @@ GZIP_MIDDLEWARE = "registry.core.compression.TextGZipMiddleware"
 class Measure:
     cold_ms: float
     warm_ms: float
+    warm_cpu_ms: float  # this process' CPU time alone: what other work on the machine does not inflate
     size: int
     status: int
     encoding: str
@@ -159,7 +162,15 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
     return (time.perf_counter() - started) * 1000, result
 
 
-def measure(clients: dict[str, Any], urls: list[tuple[str, str, str]], repeat: int, before: bool) -> list[Measure]:
+def cpu_timed(call: Callable[[], Any]) -> float:
+    started = time.process_time()
+    call()
+    return (time.process_time() - started) * 1000
+
+
+def measure(
+    clients: dict[str, Any], urls: list[tuple[str, str, str]], repeat: int, before: bool
+) -> list[Measure]:
     from django.core.cache import cache
 
     from frontend.lists import bulk
@@ -181,7 +192,7 @@ def measure(clients: dict[str, Any], urls: list[tuple[str, str, str]], repeat: i
         if is_bulk and before:
             # The former first request after a change: it built the file, then answered.
             fmt = url.split(".")[1]
-            cold_ms, _ = timed(lambda fmt=fmt: bulk.bulk_build(fmt))
+            cold_ms, _ = timed(functools.partial(bulk.bulk_build, fmt))
             bulk_downloads_build()  # stored, so that the warm requests read it
             extra_ms, response = timed(ask)
             cold_ms += extra_ms
@@ -190,10 +201,12 @@ def measure(clients: dict[str, Any], urls: list[tuple[str, str, str]], repeat: i
                 bulk_downloads_build()  # what the task did after the change, off the request
             cold_ms, response = timed(ask)
         warm = [timed(ask)[0] for _ in range(repeat)]
+        warm_cpu = [cpu_timed(ask) for _ in range(repeat)]
         results.append(
             Measure(
                 cold_ms=cold_ms,
                 warm_ms=statistics.median(warm),
+                warm_cpu_ms=statistics.median(warm_cpu),
                 size=len(response.content),
                 status=response.status_code,
                 encoding=response.get("Content-Encoding", "") or "-",
@@ -235,11 +248,17 @@ def main() -> int:
     after = measure(make_clients(submitter, committee), urls, args.repeat, before=False)
     load_end = os.getloadavg()
 
-    print(f"load average (1, 5, 15 min): before the run {load_start}, after it {load_end}; {os.cpu_count()} CPUs")
-    print(f"server time in ms (cold: caches emptied; warm: median of {args.repeat}); bytes sent with Accept-Encoding: gzip")
+    print(
+        f"load average (1, 5, 15 min): before the run {load_start}, after it {load_end}; "
+        f"{os.cpu_count()} CPUs"
+    )
+    print(
+        f"server time in ms (cold: caches emptied; warm: median of {args.repeat}; cpu: the web process' CPU "
+        "time of a warm request, queries' time in PostgreSQL excluded); bytes sent with Accept-Encoding: gzip"
+    )
     header = (
         f"{'URL type':28} {'status':>6} | {'before cold':>11} {'warm':>7} {'bytes':>9} | "
-        f"{'after cold':>10} {'warm':>7} {'bytes':>9} {'enc':>5}"
+        f"{'after cold':>10} {'warm':>7} {'cpu':>6} {'bytes':>9} {'enc':>5}"
     )
     print(header)
     print("-" * len(header))
@@ -247,7 +266,8 @@ def main() -> int:
     for (what, url, who), old, new in zip(urls, before, after, strict=True):
         print(
             f"{what[:28]:28} {new.status:>6} | {old.cold_ms:>11.1f} {old.warm_ms:>7.1f} {old.size:>9,} | "
-            f"{new.cold_ms:>10.1f} {new.warm_ms:>7.1f} {new.size:>9,} {new.encoding:>5}"
+            f"{new.cold_ms:>10.1f} {new.warm_ms:>7.1f} {new.warm_cpu_ms:>6.1f} {new.size:>9,} "
+            f"{new.encoding:>5}"
         )
         if max(new.cold_ms, new.warm_ms) > args.limit_ms:
             over.append(f"{what} ({url}, {who}): {max(new.cold_ms, new.warm_ms):.0f} ms")
