@@ -261,16 +261,24 @@ its reason in `detail`, e.g. `{"detail": "...", "status": 404}`. [Back to the re
 **Your token**: log in and create one on the [token page](/accounts/token/); send it as
 `Authorization: Token io500_...`. Reading public lists and systems needs none.
 
-**Upload and submit** (the bundled runner's `io500-submit` does all of this for you):
+**Upload and submit** (the bundled runner's `io500-submit` does all of this for you). Upload the
+result tarball with its system description (202: stored, verification queued):
 
 ```
 TOKEN=io500_...
-# 1. upload the result tarball (202: stored, verification queued)
-curl -H "Authorization: Token $TOKEN" -F archive=@io500-results.tgz -F "system=<system.json" \\
-     https://REGISTRY/api/v1/submissions/
-# 2. poll until "status" is verified, invalid or rejected
+curl -H "Authorization: Token $TOKEN" -F archive=@io500-results.tgz \\
+     -F "system=$(cat system.json)" https://REGISTRY/api/v1/submissions/
+```
+
+Ask for the submission (its `url`) until `status` is verified, invalid or rejected:
+
+```
 curl -H "Authorization: Token $TOKEN" https://REGISTRY/api/v1/submissions/42/
-# 3. answer the questionnaire, then submit for review
+```
+
+Answer the questionnaire (GET it for the sections), then submit for review:
+
+```
 curl -X PUT -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \\
      -d @questionnaire.json https://REGISTRY/api/v1/submissions/42/questionnaire/
 curl -X POST -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \\
