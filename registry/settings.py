@@ -45,7 +45,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Every error under /api/ as JSON, whichever middleware below answered it (413, 429, CSRF 403).
+    "registry.core.api_errors.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise (static files come precompressed), above everything that makes a body, so the
+    # public cache's answers are compressed too; what it leaves alone for BREACH: registry.core.compression.
+    "registry.core.compression.TextGZipMiddleware",
     # Outside the public cache, so its answers get the Content-Security-Policy too.
     "registry.core.security_headers.SecurityHeadersMiddleware",
     # Early: a cached public page or chart costs no session, log-in check, URL lookup or query.
@@ -235,6 +240,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.submission_requeue_stuck",
         "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=30.0),
     },
+    # The bulk downloads (frontend.lists.bulk): built after every change of the lists; this catches a
+    # lost message and the end of an embargo, which changes what is public without a list change.
+    "refresh-bulk-downloads": {
+        "task": "frontend.lists.tasks.bulk_downloads_refresh",
+        "schedule": env.float("BULK_REFRESH_EVERY_S", default=60.0),
+    },
 }
 
 REST_FRAMEWORK = {
@@ -245,10 +256,45 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "registry.core.api_errors.api_exception_handler",
 }
+# The docs page's introduction (Markdown): where to start, the token, one whole journey by curl.
+API_DESCRIPTION = """Upload IO500 result tarballs, follow their verification, read the ranked lists.
+
+Start at [/api/v1/](/api/v1/): it links every endpoint. Every error under /api/ is JSON with
+its reason in `detail`, e.g. `{"detail": "...", "status": 404}`. [Back to the registry](/).
+
+**Your token**: log in and create one on the [token page](/accounts/token/); send it as
+`Authorization: Token io500_...`. Reading public lists and systems needs none.
+
+**Upload and submit** (the bundled runner's `io500-submit` does all of this for you). Upload the
+result tarball with its system description (202: stored, verification queued):
+
+```
+TOKEN=io500_...
+curl -H "Authorization: Token $TOKEN" -F archive=@io500-results.tgz \\
+     -F "system=$(cat system.json)" https://REGISTRY/api/v1/submissions/
+```
+
+Ask for the submission (its `url`) until `status` is verified, invalid or rejected:
+
+```
+curl -H "Authorization: Token $TOKEN" https://REGISTRY/api/v1/submissions/42/
+```
+
+Answer the questionnaire (GET it for the sections), then submit for review:
+
+```
+curl -X PUT -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \\
+     -d @questionnaire.json https://REGISTRY/api/v1/submissions/42/questionnaire/
+curl -X POST -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \\
+     -d '{"reviewed": true, "followed_rules": true, "permission_to_publish": true}' \\
+     https://REGISTRY/api/v1/submissions/42/submit/
+```
+"""
 SPECTACULAR_SETTINGS = {
     "TITLE": "IO500 results registry API",
-    "DESCRIPTION": "Upload IO500 result tarballs, follow their verification, read the ranked lists.",
+    "DESCRIPTION": API_DESCRIPTION,
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Never a CDN: the docs' scripts come from drf-spectacular-sidecar's static files.

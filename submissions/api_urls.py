@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from submissions import api
+from submissions import api, systems_api
 from submissions.review import api as review_api
 from submissions.run_tokens import api as run_token_api
 
@@ -38,4 +38,7 @@ urlpatterns = [
     ),
     path("run-tokens/", run_token_api.RunTokenListCreateApi.as_view(), name="run-token-list"),
     path("submissions/<int:pk>/replace/", review_api.ReplaceApi.as_view(), name="submission-replace"),
+    path("submissions/<int:pk>/withdraw/", review_api.WithdrawApi.as_view(), name="submission-withdraw"),
+    path("systems/", systems_api.StorageSystemListApi.as_view(), name="system-list"),
+    path("systems/<int:pk>/", systems_api.StorageSystemDetailApi.as_view(), name="system-detail"),
 ]

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils import timezone
@@ -27,6 +27,7 @@ from submissions.models import (
     PhaseResult,
     Result,
     ReviewState,
+    StorageSystem,
     Submission,
     SystemDescription,
 )
@@ -224,3 +225,44 @@ def _positive(raw: Any) -> float | None:
     else:
         return None
     return number if number is not None and math.isfinite(number) and number > 0 else None
+
+
+def storage_systems_visible(*, user: User | AnonymousUser, search: str = "") -> QuerySet[StorageSystem]:
+    """The storage systems with at least one submission this user may see (an embargoed system's name
+    and institution are as secret as its scores), with how many and their best score; `search` matches
+    the name, institution, vendor or file system."""
+    visible = submission_visible_queryset(user=user)
+    systems = StorageSystem.objects.filter(pk__in=visible.values("storage_system_id"))
+    if search:
+        systems = systems.filter(
+            Q(name__icontains=search)
+            | Q(institution__name__icontains=search)
+            | Q(vendor__icontains=search)
+            | Q(filesystem_type__icontains=search)
+        )
+    counted = Q(submissions__in=visible)
+    return (
+        systems.select_related("institution")
+        .annotate(
+            submission_count=Count("submissions", filter=counted),
+            best_score=Max("submissions__score", filter=counted),
+        )
+        .order_by("name", "pk")
+    )
+
+
+def storage_system_get_visible(*, user: User | AnonymousUser, pk: int) -> StorageSystem:
+    found = storage_systems_visible(user=user).filter(pk=pk).first()
+    if found is None:
+        raise Http404(f"There is no storage system {pk}.")
+    return found
+
+
+def storage_system_submissions(*, user: User | AnonymousUser, system: StorageSystem) -> QuerySet[Submission]:
+    """The submissions of one system this user may see, oldest release first."""
+    return (
+        submission_visible_queryset(user=user)
+        .filter(storage_system=system)
+        .select_related("release", "system")
+        .order_by(F("release__publication_date").asc(nulls_last=True), "created_at", "pk")
+    )

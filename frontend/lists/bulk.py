@@ -6,26 +6,30 @@ the entries of the visible lists are everything public. Only lists anyone may re
 published or superseded, and out of embargo (registry.lists.selectors.visible_snapshots); drafts,
 lists under embargo and submissions on no published list never are.
 
-Building the files reads every list (four queries each) and compresses some megabytes, so each
-file is built once per list cache generation (a publish, an import or a release change moves it on)
-and kept in the cache as compressed bytes until then, at most until the next embargo ends; one
-process builds it while the others wait briefly for it, so a crawler asking again and again costs a
-cache read each time.
+Building the files reads every list (four queries each) and compresses some megabytes (about two
+seconds on the full history), so no request builds them: a Celery task (frontend.lists.tasks) builds
+both after every change of the lists (`lists_changed`: a publish, an import, a release change) and
+stores them in the default storage under the list cache generation; a request reads the stored file.
+A release leaving its embargo adds lists without a generation move: a beat task, every minute,
+rebuilds files older than an embargo's end (or missing), and a request that finds such a file serves
+it (it lacks the new lists, it holds nothing hidden) and queues a rebuild. Until the first build of
+a generation is stored the answer is 503 with Retry-After.
 """
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import hashlib
 import io
 import json
-import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from django.core.cache import cache
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from frontend.lists.csv_cells import csv_write
@@ -35,16 +39,16 @@ from registry.core.site import site_fingerprint, site_url
 from registry.lists.columns import PHASE_AUTHORITY
 from registry.lists.complete import KnownRun, columns_described, complete_fields, complete_rows
 from registry.lists.rows import RowsResult, list_payload, list_row_values
-from registry.lists.selectors import list_entries, seconds_until_next_embargo_end, visible_snapshots
+from registry.lists.selectors import list_entries, next_embargo_end, visible_snapshots
 from registry.models import KIND_ORDER, ListSnapshot
 
 BULK_FORMATS = ("csv", "json")
-# A built file stays current until the list generation moves on; this only bounds a forgotten entry.
+# How long shared caches may keep a download (the file itself is current until the lists change).
 BULK_CACHE_SECONDS = 24 * 3600
-# Longer than a build takes on the full history (a few seconds), so two builds never overlap.
+# Longer than a build takes on the full history (a few seconds): a second build is not queued meanwhile.
 BUILD_LOCK_SECONDS = 120
-# How long a request waits for the file another process is building before it is told to come back.
-WAIT_FOR_BUILD_SECONDS = 10.0
+# The folder of the default storage (MEDIA_ROOT or the object store) that holds the built files.
+STORAGE_DIR = "bulk-downloads"
 COMPRESS_LEVEL = 6
 ABOUT = (
     "Every entry of every published IO500 list in this registry (each list once per version), with "
@@ -155,32 +159,113 @@ def bulk_build(fmt: str) -> BulkFile:
     return BulkFile(fmt=fmt, body=body, etag=etag, generated_at=generated_at, lists=lists, rows=rows)
 
 
-def _key(fmt: str) -> str:
-    # The site address is in every row (permalinks).
-    return f"lists:bulk:{list_cache_generation()}:{site_fingerprint()}:{fmt}"
+def _prefix() -> str:
+    # The site address is in every row (permalinks); the generation moves on with every list change.
+    return f"{STORAGE_DIR}/{list_cache_generation()}-{site_fingerprint()}"
+
+
+def _names(prefix: str, fmt: str) -> tuple[str, str]:
+    """The stored file and its description (what the response headers say)."""
+    return f"{prefix}.{fmt}.gz", f"{prefix}.{fmt}.meta.json"
+
+
+def _save(name: str, body: bytes) -> None:
+    # Written under a fixed name: an earlier copy (a rebuild at an embargo's end) is replaced.
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    default_storage.save(name, ContentFile(body))
+
+
+def bulk_store(fmt: str) -> BulkFile:
+    """Build the file from the database and store it for the current list generation."""
+    prefix = _prefix()
+    built = bulk_build(fmt)
+    upcoming = next_embargo_end()
+    body_name, meta_name = _names(prefix, fmt)
+    _save(body_name, built.body)
+    meta = {
+        "etag": built.etag,
+        "generated_at": built.generated_at,
+        "lists": built.lists,
+        "rows": built.rows,
+        # A release leaving its embargo adds lists without a generation move: rebuilt then.
+        "stale_after": upcoming.isoformat() if upcoming else None,
+    }
+    _save(meta_name, json.dumps(meta).encode())
+    return built
+
+
+def bulk_prune() -> int:
+    """Delete the files of earlier generations and site addresses; how many were deleted."""
+    current = _prefix().rsplit("/", 1)[1]
+    try:
+        _folders, files = default_storage.listdir(STORAGE_DIR)
+    except FileNotFoundError:
+        return 0
+    stale = [name for name in files if not name.startswith(current + ".")]
+    for name in stale:
+        default_storage.delete(f"{STORAGE_DIR}/{name}")
+    return len(stale)
+
+
+def _stored(fmt: str) -> tuple[BulkFile, bool] | None:
+    """The stored file of the current generation and whether an embargo ended since it was built."""
+    body_name, meta_name = _names(_prefix(), fmt)
+    try:
+        with default_storage.open(meta_name) as meta_file:
+            meta = json.loads(meta_file.read())
+        with default_storage.open(body_name) as body_file:
+            body = body_file.read()
+    except FileNotFoundError:
+        return None
+    found = BulkFile(
+        fmt=fmt,
+        body=body,
+        etag=meta["etag"],
+        generated_at=meta["generated_at"],
+        lists=meta["lists"],
+        rows=meta["rows"],
+    )
+    stale_after = meta.get("stale_after")
+    stale = bool(stale_after) and timezone.now() >= datetime.datetime.fromisoformat(stale_after)
+    return found, stale
+
+
+def _queued_key() -> str:
+    return f"lists:bulk:{list_cache_generation()}:queued"
+
+
+def bulk_needs_build() -> bool:
+    """A file of the current lists is missing, or older than an embargo's end."""
+    for fmt in BULK_FORMATS:
+        found = _stored(fmt)
+        if found is None or found[1]:
+            return True
+    return False
+
+
+def bulk_build_schedule() -> None:
+    """Queue one build of both files (a Celery task); a build queued in the last BUILD_LOCK_SECONDS
+    counts, so a crawler asking again and again queues nothing more."""
+    from frontend.lists.tasks import bulk_downloads_queue
+
+    if cache.add(_queued_key(), True, BUILD_LOCK_SECONDS):
+        bulk_downloads_queue()
 
 
 def bulk_file(fmt: str) -> BulkFile | None:
-    """The current file, from the cache or built here; None when another process is building it and
-    it did not appear in time (the caller asks the client to come back)."""
-    key = _key(fmt)
-    found = cache.get(key)
-    if isinstance(found, BulkFile):
-        return found
-    lock, token = f"{key}:building", uuid.uuid4().hex
-    if cache.add(lock, token, BUILD_LOCK_SECONDS):
-        try:
-            built = bulk_build(fmt)
-            # A release leaving its embargo adds lists without a generation move: keep it until then.
-            cache.set(key, built, seconds_until_next_embargo_end(cap=BULK_CACHE_SECONDS))
-            return built
-        finally:
-            if cache.get(lock) == token:
-                cache.delete(lock)
-    deadline = time.monotonic() + WAIT_FOR_BUILD_SECONDS
-    while time.monotonic() < deadline:
-        time.sleep(0.25)
-        found = cache.get(key)
-        if isinstance(found, BulkFile):
-            return found
-    return None
+    """The current file, from storage; never built in the request. None when it is not built yet:
+    a build is queued and the caller asks the client to come back (where tasks run in-process, as in
+    the demo, the queued build has run and the file is there)."""
+    found = _stored(fmt)
+    if found is None:
+        bulk_build_schedule()
+        found = _stored(fmt)
+        if found is None:
+            return None
+    current, stale = found
+    if stale:
+        # Served as it is (it lacks the lists that just left their embargo, it holds nothing hidden)
+        # while the new one is built.
+        bulk_build_schedule()
+    return current

@@ -45,7 +45,7 @@ def service_unavailable(request: HttpRequest, message: str) -> HttpResponse:
     """503 with `message` (a page, or JSON for API clients), to be asked again after Retry-After."""
     response: HttpResponse
     if _wants_json(request):
-        response = JsonResponse({"detail": message}, status=503)
+        response = JsonResponse({"detail": message, "status": 503}, status=503)
     else:
         response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_S)
@@ -55,7 +55,7 @@ def service_unavailable(request: HttpRequest, message: str) -> HttpResponse:
 
 def unrepresentable_input(request: HttpRequest) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse({"detail": _UNREPRESENTABLE}, status=400)
+        return JsonResponse({"detail": _UNREPRESENTABLE, "status": 400}, status=400)
     return HttpResponse(render_to_string("400.html", {"message": _UNREPRESENTABLE}), status=400)
 
 
@@ -67,7 +67,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(error, DataError):
         return unrepresentable_input(request)
     if _wants_json(request):
-        return JsonResponse({"detail": _SERVER_ERROR}, status=500)
+        return JsonResponse({"detail": _SERVER_ERROR, "status": 500}, status=500)
     return HttpResponse(render_to_string("500.html", {"message": _SERVER_ERROR}), status=500)
 
 

@@ -26,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 
+from registry.core.api_errors import api_error, is_api_path
 from registry.core.text import username_key
 
 logger = logging.getLogger(__name__)
@@ -142,8 +143,13 @@ def _minutes(seconds: int) -> str:
 
 
 def too_many_response(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
-    body = render_to_string("429.html", {"message": message}, request=request)
-    response = HttpResponse(body, status=429)
+    response: HttpResponse
+    if is_api_path(request.path):
+        response = api_error(429, message)
+    else:
+        response = HttpResponse(
+            render_to_string("429.html", {"message": message}, request=request), status=429
+        )
     response["Retry-After"] = str(max(retry_after, 1))
     return response
 
@@ -153,6 +159,8 @@ def request_too_large_response(request: HttpRequest, size: int, limit: int) -> H
         f"This request is {size / 2**20:,.0f} MiB; the registry accepts at most {limit / 2**20:,.0f} MiB "
         "per upload. Leave out large scratch files and upload the result folder again."
     )
+    if is_api_path(request.path):
+        return api_error(413, message)
     body = render_to_string("413.html", {"message": message}, request=request)
     return HttpResponse(body, status=413)
 

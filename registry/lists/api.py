@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -16,7 +17,9 @@ from rest_framework.views import APIView
 
 from registry.lists.columns import BOOLEAN, INTEGER, NUMBER, TEXT, Column
 from registry.lists.complete import COMPLETE_COLUMNS, list_payload_complete, list_rows_complete
+from registry.lists.index import ListIndexRow, list_index
 from registry.lists.rows import resolve_list
+from registry.models import ListSnapshot
 
 
 class ListRowSerializer(serializers.Serializer[dict[str, Any]]):
@@ -221,3 +224,55 @@ class ListView(APIView):
             raise NotFound(f"No {kind} list was published for {found.name}.")
         result = list_rows_complete(snapshot=snapshot, params=request.query_params)
         return Response(list_payload_complete(snapshot, result))
+
+
+class ListIndexRowSerializer(serializers.Serializer[Any]):
+    release = serializers.CharField(help_text="The release's slug, as in the list addresses.")
+    release_name = serializers.CharField()
+    publication_date = serializers.DateField()
+    kind = serializers.CharField(help_text="The list kind, as in the list addresses.")
+    kind_label = serializers.CharField()
+    title = serializers.CharField(help_text='The list as io500.org named it, e.g. "SC18*".')
+    version = serializers.IntegerField(help_text="The version shown (a correction is a higher version).")
+    versions = serializers.IntegerField(help_text="How many versions anyone may read.")
+    status = serializers.CharField()
+    published_at = serializers.DateTimeField(allow_null=True)
+    entries = serializers.IntegerField(help_text="Entries on this version of the list.")
+    provenance = serializers.ChoiceField(choices=ListSnapshot.Provenance.choices)
+    provenance_label = serializers.CharField()
+    official = serializers.BooleanField(
+        help_text="False for a list reconstructed here, which no committee published."
+    )
+    links = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        inline_serializer(
+            name="ListIndexLinks",
+            fields={name: serializers.CharField() for name in ("api", "page", "csv", "json")},
+        )
+    )
+    def get_links(self, row: ListIndexRow) -> dict[str, str]:
+        request = self.context["request"]
+        kwargs = {"release": row.release, "kind": row.kind}
+        return {
+            "api": request.build_absolute_uri(reverse("registry-api:list", kwargs=kwargs)),
+            "page": request.build_absolute_uri(reverse("frontend:list", kwargs=kwargs)),
+            "csv": request.build_absolute_uri(
+                reverse("frontend:list-download", kwargs={**kwargs, "fmt": "csv"})
+            ),
+            "json": request.build_absolute_uri(
+                reverse("frontend:list-download", kwargs={**kwargs, "fmt": "json"})
+            ),
+        }
+
+
+class ListIndexView(APIView):
+    """Every list anyone may read: one row per release and list kind, newest release first, with its
+    entry count, provenance and links to the list in the API, on the site and as CSV and JSON."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ListIndexRowSerializer(many=True), summary="The index of every list")
+    def get(self, request: Request) -> Response:
+        rows = list_index()
+        return Response(ListIndexRowSerializer(rows, many=True, context={"request": request}).data)

@@ -107,5 +107,8 @@ class HashedTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unty
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": 'Token-based authentication: "Token io500_..." (see `create_api_token`).',
+            "description": (
+                'Token-based authentication: "Authorization: Token io500_...". Log in and create '
+                "your token on the token page, /accounts/token/."
+            ),
         }

@@ -32,7 +32,7 @@ from submissions.permissions import authenticated_user
 from submissions.review.decisions import entry_decisions
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.questionnaire import MAX_ANSWER_CHARS
-from submissions.review.selectors import may_follow_review, review_comment_list
+from submissions.review.selectors import may_follow_review, questionnaire_get, review_comment_list
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
     MAX_COMMENT_CHARS,
@@ -45,6 +45,7 @@ from submissions.review.services import (
     submission_assess,
     submission_replace,
     submission_submit,
+    submission_withdraw,
     system_description_edit,
 )
 from submissions.selectors import submission_get_visible
@@ -354,6 +355,18 @@ class QuestionnaireApi(GenericAPIView[Any]):
     # which DRF's metadata skips (without a queryset it was a 500). Requests use the selector.
     queryset = Submission.objects.none()
 
+    @extend_schema(responses={200: QuestionnaireSerializer, 403: _REFUSALS[403]})
+    def get(self, request: Request, pk: int) -> Response:
+        """The answers as they stand (blank where none was given yet), for a client to fill in and PUT."""
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        if not may_follow_review(user, submission):
+            raise PermissionDenied("Only the submitter and the IO500 committee see its questionnaire.")
+        questionnaire = questionnaire_get(submission=submission)
+        return Response(
+            {name: getattr(questionnaire, name) if questionnaire else "" for name in QUESTIONNAIRE_SECTIONS}
+        )
+
     @extend_schema(request=QuestionnaireSerializer, responses={200: QuestionnaireSerializer, **_REFUSALS})
     def put(self, request: Request, pk: int) -> Response:
         user = authenticated_user(request.user)
@@ -557,3 +570,29 @@ class CommentApi(GenericAPIView[ReviewComment]):
         except (DjangoValidationError, PermissionDenied) as exc:
             return _refused(exc)
         return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)
+
+
+class WithdrawSerializer(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(max_length=10_000, help_text="Why you withdraw it; the committee sees it.")
+
+
+class WithdrawApi(GenericAPIView[Any]):
+    """Withdraw your own submission before it is published (the same step as the decisions
+    endpoint's `withdraw`, under its own address): it leaves review and no list takes it."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = WithdrawSerializer
+
+    @extend_schema(request=WithdrawSerializer, responses={201: EntryDecisionSerializer, **_REFUSALS})
+    def post(self, request: Request, pk: int) -> Response:
+        user = authenticated_user(request.user)
+        submission = submission_get_visible(user=user, pk=pk)
+        form = WithdrawSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            decision = submission_withdraw(
+                user=user, submission=submission, reason=form.validated_data["reason"]
+            )
+        except (DjangoValidationError, PermissionDenied) as exc:
+            return _refused(exc)
+        return Response(EntryDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)

@@ -28,6 +28,9 @@ class FakeRegistry:
         self.upload_status = upload_status
         self.uploads: list[tuple[dict[str, str], bytes]] = []
         self.polls = 0
+        # The review steps after the verdict: (method, path, JSON body), and scripted refusals by path.
+        self.steps: list[tuple[str, str, Any]] = []
+        self.refuse: dict[str, tuple[int, dict[str, Any]]] = {}
 
 
 def make_handler(registry: FakeRegistry) -> type[BaseHTTPRequestHandler]:
@@ -43,9 +46,26 @@ def make_handler(registry: FakeRegistry) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def step(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            assert self.headers["Content-Type"] == "application/json"
+            registry.steps.append((self.command, self.path, body))
+            if self.path in registry.refuse:
+                self.reply(*registry.refuse[self.path])
+            elif self.path.endswith("/submit/"):
+                self.reply(200, {"id": 7, "review_state": "submitted"})
+            else:
+                self.reply(200, body)
+
+        def do_PUT(self) -> None:
+            self.step()
+
         def do_POST(self) -> None:
             if self.headers.get("Authorization") != f"Token {TOKEN}":
                 self.reply(401, {"detail": "Invalid token."})
+                return
+            if self.path not in ("/api/v1/submissions/", "/api/v1/run-tokens/"):
+                self.step()
                 return
             body = self.rfile.read(int(self.headers["Content-Length"]))
             registry.uploads.append((dict(self.headers), body))
@@ -205,3 +225,76 @@ def test_it_asks_for_a_run_token_and_prints_it_alone_on_stdout(serve: Any) -> No
     assert json.loads(body) == {"release": "isc27", "system_name": "Wolf"}
     missing = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert missing.returncode == 2 and "--release" in missing.stderr
+
+
+VERIFIED = {"status": "verified", "score": 12.5, "bw": 2.0, "md": 78.125, "findings": []}
+
+
+def test_it_answers_the_questionnaire_and_submits_for_review_once_verified(
+    serve: Any, tarball: Path, tmp_path: Path
+) -> None:
+    registry = FakeRegistry([{"status": "processing"}, VERIFIED])
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"system_purpose": "Ten nodes, two rails of 200 Gb/s each."}')
+    done = submit(
+        tarball,
+        serve(registry),
+        "--questionnaire",
+        str(answers),
+        "--submit",
+        "--release",
+        "isc40",
+        "--anonymous",
+    )
+    assert done.returncode == 0, done.stderr
+    assert registry.steps == [
+        (
+            "PUT",
+            "/api/v1/submissions/7/questionnaire/",
+            {"system_purpose": "Ten nodes, two rails of 200 Gb/s each."},
+        ),
+        (
+            "POST",
+            "/api/v1/submissions/7/submit/",
+            {
+                "reviewed": True,
+                "followed_rules": True,
+                "permission_to_publish": True,
+                "release": "isc40",
+                "anonymous": True,
+            },
+        ),
+    ]
+    assert "questionnaire: answered" in done.stdout and "review: submitted" in done.stdout
+
+
+def test_an_invalid_run_is_neither_answered_nor_submitted(serve: Any, tarball: Path, tmp_path: Path) -> None:
+    registry = FakeRegistry([{"status": "invalid", "score": 1.0, "bw": 1.0, "md": 1.0, "findings": []}])
+    answers = tmp_path / "answers.json"
+    answers.write_text("{}")
+    done = submit(tarball, serve(registry), "--questionnaire", str(answers), "--submit")
+    assert done.returncode == 1 and registry.steps == []
+
+
+def test_a_refused_step_says_why_and_exits_2(serve: Any, tarball: Path) -> None:
+    registry = FakeRegistry([VERIFIED])
+    registry.refuse["/api/v1/submissions/7/submit/"] = (400, {"detail": "Answer the questionnaire first."})
+    done = submit(tarball, serve(registry), "--submit")
+    assert done.returncode == 2
+    assert "answered 400" in done.stderr and "Answer the questionnaire first." in done.stderr
+
+
+def test_a_questionnaire_file_that_is_no_object_is_refused_before_the_upload(
+    serve: Any, tarball: Path, tmp_path: Path
+) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('["system_purpose"]')
+    registry = FakeRegistry([VERIFIED])
+    done = submit(tarball, serve(registry), "--questionnaire", str(answers))
+    assert done.returncode == 2 and "must hold a JSON object" in done.stderr
+    assert registry.uploads == []
+
+
+def test_release_without_submit_is_a_usage_error(tarball: Path) -> None:
+    done = submit(tarball, "http://127.0.0.1:9", "--release", "isc40")
+    assert done.returncode == 2 and "go with --submit" in done.stderr

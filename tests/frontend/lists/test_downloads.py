@@ -224,11 +224,9 @@ def test_the_bulk_download_is_built_once_and_then_served_from_the_cache(
 
 
 @pytest.mark.django_db
-def test_while_another_process_builds_the_file_the_client_is_asked_to_come_back(
-    client: Client, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(bulk, "WAIT_FOR_BUILD_SECONDS", 0.3)
-    cache.add(f"{bulk._key('json')}:building", "another process", 60)
+def test_while_the_queued_build_has_not_run_the_client_is_asked_to_come_back(client: Client) -> None:
+    # A build queued already (by another request) is not queued again, and this request builds nothing.
+    cache.add(bulk._queued_key(), "queued by another request", 60)
     response = client.get("/lists/all.json.gz")
     assert response.status_code == 503 and response["Retry-After"] == "30"
     assert "being prepared" in response.json()["detail"]
@@ -243,3 +241,92 @@ def test_the_openapi_schema_documents_the_bulk_download_and_the_columns(client: 
         and "list_entry_id" in schema
         and "information_system" in schema
     )
+
+
+@pytest.mark.django_db
+def test_a_change_of_the_lists_builds_the_files_in_a_task_and_requests_never_build(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from frontend.lists import tasks
+    from registry.signals import lists_changed
+
+    release = make_release(name="SC53")
+    snapshot = publish_list(release, "io500", [make_submission(release=release) for _ in range(2)])
+    built: list[str] = []
+    real_build = bulk.bulk_build
+
+    def counted_build(fmt: str) -> bulk.BulkFile:
+        built.append(fmt)
+        return real_build(fmt)
+
+    monkeypatch.setattr(bulk, "bulk_build", counted_build)
+    # What a publish sends after its commit: the receivers move the generation on and queue the task
+    # (run in-process here), which stores both files.
+    lists_changed.send(sender=None, snapshot_ids=[snapshot.pk])
+    assert sorted(built) == ["csv", "json"]
+    assert not bulk.bulk_needs_build()
+
+    def no_build(fmt: str) -> None:
+        raise AssertionError("a request built the bulk file")
+
+    monkeypatch.setattr(bulk, "bulk_build", no_build)
+    for fmt in bulk.BULK_FORMATS:
+        response = get(client, f"/lists/all.{fmt}.gz")
+        assert response["X-Rows"] == "2"
+    assert tasks.bulk_downloads_refresh() is False  # nothing missing, nothing stale
+
+
+@pytest.mark.django_db
+def test_without_a_worker_a_missing_file_is_a_503_and_one_queued_build(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from frontend.lists import tasks
+
+    queued: list[bool] = []
+    monkeypatch.setattr(tasks.bulk_downloads_build, "delay", lambda: queued.append(True))
+    list_cache_invalidate()
+    for _ in range(3):
+        response = client.get("/lists/all.csv.gz")
+        assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert queued == [True]
+
+
+@pytest.mark.django_db
+def test_after_an_embargo_ends_the_old_file_is_served_and_the_beat_task_rebuilds_it(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from frontend.lists import tasks
+
+    public = make_release(name="SC54")
+    publish_list(public, "io500", [make_submission(release=public)])
+    embargoed = make_release(name="SC55", embargo_end=timezone.now() + datetime.timedelta(hours=1))
+    publish_list(embargoed, "io500", [make_submission(release=embargoed)])
+    list_cache_invalidate()
+    tasks.bulk_downloads_build()
+    assert get(client, "/lists/all.csv.gz")["X-Lists"] == "1"
+
+    # Two hours on: the embargo has ended, which sends no signal and moves no generation.
+    later = timezone.now() + datetime.timedelta(hours=2)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    assert bulk.bulk_needs_build()
+    queued: list[bool] = []
+    monkeypatch.setattr(tasks.bulk_downloads_build, "delay", lambda: queued.append(True))
+    assert get(client, "/lists/all.csv.gz")["X-Lists"] == "1"  # served as it is, a rebuild queued
+    assert queued == [True]
+    assert tasks.bulk_downloads_refresh() is True
+    assert get(client, "/lists/all.csv.gz")["X-Lists"] == "2"
+
+
+@pytest.mark.django_db
+def test_the_files_of_earlier_lists_are_deleted_after_a_build() -> None:
+    from django.core.files.storage import default_storage
+
+    from frontend.lists import tasks
+
+    release = make_release(name="SC56")
+    publish_list(release, "io500", [make_submission(release=release)])
+    tasks.bulk_downloads_build()
+    list_cache_invalidate()
+    tasks.bulk_downloads_build()
+    _folders, files = default_storage.listdir(bulk.STORAGE_DIR)
+    assert len(files) == 2 * len(bulk.BULK_FORMATS)  # one body and one description per format
