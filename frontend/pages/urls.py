@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from frontend.pages import info
+from frontend.pages import files, info
 from frontend.pages import views as pages
 
 app_name = "pages"
@@ -22,4 +22,7 @@ urlpatterns = [
 # address and its name, submissions:detail.
 submission_urlpatterns = [
     path("<int:pk>/", pages.submission_page, name="detail"),
+    path("<int:pk>/files/<int:archive_id>/view/", files.archive_files, name="files"),
+    path("<int:pk>/files/<int:archive_id>/view/<int:member>/", files.archive_file, name="file"),
+    path("<int:pk>/findings/<int:finding_id>/source/", files.finding_source, name="finding-source"),
 ]

@@ -37,6 +37,7 @@ from submissions.selectors import (
     submission_system_description,
 )
 from submissions.system.groups import system_description_shown
+from submissions.viewer import may_cite_file
 
 HISTORY_TABLE_TOP = LEADERS_TOP
 
@@ -54,10 +55,12 @@ def _submission_page(request: HttpRequest, pk: int) -> HttpResponse:
     submission = submission_get_visible(user=request.user, pk=pk)
     system = submission_system_description(submission=submission)
     results = sorted(submission.results.all(), key=lambda r: (not r.is_primary, r.path))
+    findings = submission_findings_ordered(submission=submission)
     context = {
         "submission": submission,
         "results": results,
-        "findings": submission_findings_ordered(submission=submission),
+        "findings": findings,
+        "citing": {finding.pk for finding in findings if may_cite_file(finding.message)},
         "system": system,
         "system_shown": system_description_shown(system),
         "archive": submission_result_archive(submission=submission),

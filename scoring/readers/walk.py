@@ -25,9 +25,10 @@ import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, BinaryIO
 
 from scoring.readers.names import NameOverLimit, UnsafeName, member_path
 from scoring.readers.tarstream import (
@@ -221,14 +222,16 @@ class _Census:
             )
 
 
-def walk_archive(path: Path, limits: Limits | None = None) -> Iterator[Entry]:
+def walk_archive(path: Path | BinaryIO, limits: Limits | None = None) -> Iterator[Entry]:
     """Every entry of the tar (plain, gzip, bzip2, xz) or zip archive `path`, within the limits.
 
+    `path` may also be an open, seekable binary file (a stored archive read in place, so that a web
+    request never copies or unpacks it to disk); the walk reads it from its start and leaves it open.
     Raises ArchiveRejected at the first limit crossed, for damage, or when `path` is no archive.
     Read each file entry's content before asking for the next entry: a tar is one stream.
     """
     limits = limits or Limits()
-    meter = _Meter(limits, path.stat().st_size)
+    meter = _Meter(limits, _size_of(path))
     census = _Census(limits)
     entries = (
         _zip_entries(path, limits, meter) if archive_format(path) == "zip" else _tar_entries(path, meter)
@@ -238,9 +241,28 @@ def walk_archive(path: Path, limits: Limits | None = None) -> Iterator[Entry]:
         yield entry
 
 
-def archive_format(path: Path) -> str:
+def _size_of(source: Path | BinaryIO) -> int:
+    if isinstance(source, Path):
+        return source.stat().st_size
+    end = source.seek(0, 2)
+    source.seek(0)
+    return end
+
+
+@contextmanager
+def _opened(source: Path | BinaryIO) -> Iterator[BinaryIO]:
+    """The archive's bytes from the start: a path is opened and closed, a caller's file only rewound."""
+    if isinstance(source, Path):
+        with open(source, "rb") as handle:
+            yield handle
+    else:
+        source.seek(0)
+        yield source
+
+
+def archive_format(path: Path | BinaryIO) -> str:
     """'tar' or 'zip', read from the first bytes rather than the file name (which may lie)."""
-    with open(path, "rb") as handle:
+    with _opened(path) as handle:
         head = handle.read(512)
     if head.startswith(_ZIP_MAGICS):
         return "zip"
@@ -264,9 +286,9 @@ def _entry(name: str, kind: str, opener: Callable[[], Readable | None]) -> Entry
     return Entry(name, kind, path, None, opener)
 
 
-def _tar_entries(path: Path, meter: _Meter) -> Iterator[Entry]:
+def _tar_entries(path: Path | BinaryIO, meter: _Meter) -> Iterator[Entry]:
     try:
-        with open(path, "rb") as raw:
+        with _opened(path) as raw:
             compression = compression_of(raw.read(8))
             raw.seek(0)
             # The compression modules rather than tarfile's "r|*": they check the stream's trailer.
@@ -317,9 +339,9 @@ def _tar_kind(info: tarfile.TarInfo) -> str:
     return "other"
 
 
-def _zip_entries(path: Path, limits: Limits, meter: _Meter) -> Iterator[Entry]:
+def _zip_entries(path: Path | BinaryIO, limits: Limits, meter: _Meter) -> Iterator[Entry]:
     try:
-        with open(path, "rb") as handle:
+        with _opened(path) as handle:
             check_zip_directory(handle, limits.max_members)
             with zipfile.ZipFile(handle) as zipped:
                 for info in zipped.infolist():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,25 @@ def test_an_unsafe_name_is_reported_on_its_entry_for_the_reader_to_decide(tmp_pa
     (entry,) = _walk(_archive(tmp_path, tar_of(file_member("../escape.txt"))))
     assert entry.path is None
     assert entry.problem is not None and 'contains ".."' in entry.problem
+
+
+def test_an_open_file_walks_as_its_path_does_and_is_left_open(tmp_path: Path) -> None:
+    # The viewer reads a stored archive in place; the same limits hold, and the file stays the caller's.
+    data = tar_of(file_member("run/a.txt", b"one\n"), file_member("run/b.txt", b"two\n"))
+    archive = _archive(tmp_path, data)
+    with open(archive, "rb") as handle:
+        handle.read(5)  # a position that is not the start
+        from_file = [(e.name, b"".join(e.chunks())) for e in walk_archive(handle)]
+        assert not handle.closed
+    assert from_file == [(e.name, b"".join(e.chunks())) for e in walk_archive(archive)]
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w") as out:
+        out.writestr("z.txt", b"zip\n")
+    assert [e.name for e in walk_archive(zipped)] == ["z.txt"]
+    with pytest.raises(ArchiveRejected, match="more than 1 members"):
+        _walk_file(io.BytesIO(data), Limits(max_members=1))
+
+
+def _walk_file(handle: io.BytesIO, limits: Limits) -> None:
+    for entry in walk_archive(handle, limits):
+        b"".join(entry.chunks())
