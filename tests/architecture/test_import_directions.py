@@ -73,6 +73,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 MODULE_LAYERS = {
     "frontend.templatetags.chart_tags": "frontend.charts",
     "frontend.templatetags.citation_tags": "frontend.lists",
+    "frontend.templatetags.description_tags": "frontend.lists",
 }
 
 TEMPLATE_APPS = ("registry", "submissions", "frontend")

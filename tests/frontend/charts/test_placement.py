@@ -57,7 +57,10 @@ def test_the_unscored_random_read_is_placed_on_its_side_of_the_version_change(cl
     target.results.get().phases.create(name="ior-rnd4K-easy-read", value=3.0, unit="GiB/s", scored=False)
     unscored = client.get(f"/charts/submissions/{target.pk}/phases.json").json()["placement"]["unscored"]
     assert len(unscored) == 1
-    assert unscored[0]["comparable_with"] == "standard-mode runs of io500-isc25_v2 and later versions"
+    # Two declared changes of the phase (io500-isc25_v2, io500-sc26): after the first, before the second.
+    assert unscored[0]["comparable_with"].startswith(
+        "standard-mode runs of io500-isc25_v2 and later versions of "
+    ) and unscored[0]["comparable_with"].endswith("(before the change of io500-sc26)")
     # Ahead of both runs of the corrected versions; the isc25_v1 run's 50 is not comparable.
     assert unscored[0]["comparable"] == {"percentile": 100.0, "rank": 1, "runs": 3, "label": "P100"}
 

@@ -82,8 +82,9 @@ def test_modes_are_classes_of_their_own_and_runs_before_the_modes_are_standard()
 
 
 def test_a_phase_whose_measurement_changed_is_compared_on_the_same_side_of_the_change_only():
-    # io500-isc25_v2 changed ior-rnd4K-easy-read (IO500/io500 issue #109, fixtures/io500_versions.json).
-    before, after, dev = ("before",), ("after",), ("",)
+    # io500-isc25_v2 changed ior-rnd4K-easy-read (IO500/io500 issue #109, fixtures/io500_versions.json),
+    # and io500-sc26 changed it again (its call for submissions): one side per declared change.
+    before, after, dev = ("before", "before"), ("after", "before"), ("", "")
     assert version_class(RND, "io500-isc25_v1") == before
     assert version_class(RND, "io500-sc25-26") == version_class(RND, "io500-isc25_v2") == after
     assert version_class(RND, "io500-sc24_v1-11-gc00ca177071b") == dev
@@ -97,10 +98,14 @@ def test_a_phase_whose_measurement_changed_is_compared_on_the_same_side_of_the_c
     ]
     old = phase_placement(population[0], population, RND)
     assert old.standings[Scope.COMPARABLE] == standing(5.0, [1.0])
-    assert old.comparability == "standard-mode runs of io500-isc25_v1 (before the change of io500-isc25_v2)"
+    assert old.comparability.startswith(
+        "standard-mode runs of io500-isc25_v1 (before the change of io500-isc25_v2) of "
+    )
     new = phase_placement(population[3], population, RND)
     assert new.standings[Scope.COMPARABLE] == standing(80.0, [90.0])
-    assert new.comparability == "standard-mode runs of io500-isc25_v2 and later versions"
+    assert new.comparability.startswith("standard-mode runs of io500-isc25_v2 and later versions of ")
+    assert new.comparability.endswith("(before the change of io500-sc26)")
+    assert version_class(RND, "io500-sc26") == ("after", "after")
     unknown = phase_placement(population[4], population, RND)
     assert unknown.standings[Scope.COMPARABLE] == standing(70.0, [])  # alone on neither side
     assert "neither side of the change of io500-isc25_v2" in class_label(RND, None, "standard")
