@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from registry.importer.source import IO500Data
 from registry.lists.membership import rank_candidates
+from registry.lists.public_record import release_has_public_runs
 from registry.lists.selectors import list_candidates
 from registry.lists.services import list_window, ranked_entries
 from registry.models import ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
@@ -42,7 +43,9 @@ RECONSTRUCTED_SOURCE = (
 class ReconstructedList:
     release: str
     kind: str
+    # 0 with `skipped`: no public run belongs to the release, so no list carries its name.
     entries: int
+    skipped: bool = False
 
 
 def reconstructable_releases(
@@ -65,10 +68,19 @@ def reconstructable_releases(
 
 
 def import_reconstructed(data: IO500Data, releases: dict[str, Release]) -> list[ReconstructedList]:
-    """Build the Full and Historical lists of every past release that lacks them."""
+    """Build the Full and Historical lists of every past release that lacks them and has public runs
+    of its own. A release without one gets no list: its Full list would be the previous release's,
+    rank for rank, under its name, and be cited as its data."""
     existing = set(ListSnapshot.objects.values_list("release__name", "kind"))
     built: list[ReconstructedList] = []
     for release in reconstructable_releases(data, releases, timezone.localdate()):
+        if not release_has_public_runs(release):
+            built.extend(
+                ReconstructedList(release=release.name, kind=kind, entries=0, skipped=True)
+                for kind in RECONSTRUCTED_KINDS
+                if kind in release.list_kinds and (release.name, kind) not in existing
+            )
+            continue
         candidates = list_candidates(release=release)
         for kind in RECONSTRUCTED_KINDS:
             if kind not in release.list_kinds or (release.name, kind) in existing:
