@@ -72,6 +72,7 @@ ROW_COLUMNS = {
     "submission_io500_id": F("submission__io500_id"),
     "submission_release": F("submission__release__name"),
     "submission_reproducibility": F("submission__reproducibility"),
+    "submission_valid": F("submission__valid"),
     "submission_source": F("submission__source"),
     "submission_anonymous": F("submission__anonymous"),
     "submitter_username": F("submission__submitter__username"),
@@ -80,6 +81,16 @@ ROW_COLUMNS = {
 }
 ANNOTATED_COLUMNS = ("institution_name", "system_name", "vendor", "filesystem", "client_nodes", "total_procs")
 REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibility.choices}
+# Imported history: io500.org's public data records no reproducibility level, and "Undefined" is a
+# level the committee assigns, so an imported entry left at the default says that nobody recorded one.
+NOT_RECORDED = "not recorded"
+
+
+def reproducibility_shown(level: str, source: str) -> tuple[str | None, str]:
+    """The level's code (None when none was recorded) and the label the lists show."""
+    if source == Submission.Source.IMPORT and level == Reproducibility.UNDEFINED:
+        return None, NOT_RECORDED
+    return level, REPRODUCIBILITY_LABELS.get(level, level)
 
 
 def publication_name(values: Mapping[str, Any]) -> str | None:
@@ -95,7 +106,9 @@ def publication_name(values: Mapping[str, Any]) -> str | None:
 
 def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
     """One list row from the values() of `list_row_values`."""
-    reproducibility = values["submission_reproducibility"]
+    reproducibility, reproducibility_label = reproducibility_shown(
+        values["submission_reproducibility"], values["submission_source"]
+    )
     row: dict[str, Any] = {
         "rank": values["rank"],
         "id": values["submission_pk"],
@@ -111,8 +124,10 @@ def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
         "bw": values["bw"],
         "md": values["md"],
         "reproducibility": reproducibility,
-        "reproducibility_label": REPRODUCIBILITY_LABELS.get(reproducibility, reproducibility),
+        "reproducibility_label": reproducibility_label,
         "submitter": publication_name(values),
+        # The registry's verdict on the run: an official list may hold a run found invalid here.
+        "valid": values["submission_valid"],
     }
     return row
 

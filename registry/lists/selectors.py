@@ -432,3 +432,25 @@ def list_verdicts(*, snapshot: ListSnapshot) -> list[dict[str, object]]:
         .order_by("verdict", "reproducibility")
     )
     return [dict(row) for row in rows]
+
+
+def submission_recorded_scores(*, submission_id: int) -> list[dict[str, Any]]:
+    """The scores io500.org published for this submission on its lists (recorded lists anyone may
+    read), one per distinct value with the first list that printed it, oldest first (one query)."""
+    rows = (
+        ListEntry.objects.filter(
+            submission_id=submission_id,
+            snapshot__in=visible_snapshots(),
+            snapshot__provenance=ListSnapshot.Provenance.RECORDED,
+        )
+        .order_by("snapshot__release__publication_date", "snapshot__kind", "snapshot__version")
+        .values("score", "snapshot__kind", release=F("snapshot__release__name"))
+    )
+    seen: dict[float, dict[str, Any]] = {}
+    for row in rows:
+        if row["score"] not in seen:
+            seen[row["score"]] = {
+                "score": row["score"],
+                "list": f"{row['release']} {ListKind(row['snapshot__kind']).label}",
+            }
+    return list(seen.values())
