@@ -88,7 +88,7 @@ def row_html(
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
     new = NEW_BADGE if pk in new_ids else ""
-    invalid = invalid_badge(href) if mark_invalid and row.get("valid") is False else ""
+    invalid = invalid_badge(href) if mark_invalid and row.get("invalid_here") else ""
     rank = _text(row.get("rank"))
     cells = [
         # A box per row of the list's compare form (frontend/_list_body.html): tick 2 to 5, compare.

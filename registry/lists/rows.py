@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import Http404
 
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
@@ -26,7 +26,7 @@ from registry.lists.filters import ListEntryFilter
 from registry.lists.selectors import list_entries, release_get, snapshot_current
 from registry.lists.sublists import sublist_rank, sublist_statistics
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
-from submissions.models import Reproducibility, Submission
+from submissions.models import Finding, Reproducibility, Submission
 from submissions.selectors import phase_values
 
 # Column order of the CSV download; the JSON rows carry the same keys.
@@ -73,6 +73,11 @@ ROW_COLUMNS = {
     "submission_release": F("submission__release__name"),
     "submission_reproducibility": F("submission__reproducibility"),
     "submission_valid": F("submission__valid"),
+    # An error finding of the registry's own checks: what an "invalid here" badge links to (a run
+    # io500.org itself marked invalid has none, and the registry has nothing to show for it).
+    "submission_failed_here": Exists(
+        Finding.objects.filter(submission_id=OuterRef("submission_id"), severity=Finding.Severity.ERROR)
+    ),
     "submission_source": F("submission__source"),
     "submission_anonymous": F("submission__anonymous"),
     "submitter_username": F("submission__submitter__username"),
@@ -126,8 +131,9 @@ def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
         "reproducibility": reproducibility,
         "reproducibility_label": reproducibility_label,
         "submitter": publication_name(values),
-        # The registry's verdict on the run: an official list may hold a run found invalid here.
         "valid": values["submission_valid"],
+        # The registry's own checks found the run invalid: an official list may hold such a run.
+        "invalid_here": values["submission_valid"] is False and bool(values["submission_failed_here"]),
     }
     return row
 

@@ -13,8 +13,8 @@ from django.utils.html import escape
 from frontend.lists.table import rows_html
 from registry.lists.rows import reproducibility_shown
 from registry.models import ListSnapshot
-from submissions.models import Reproducibility, Submission
-from tests.factories import make_release, make_submission, publish_list
+from submissions.models import Finding, Reproducibility, Submission
+from tests.factories import make_release, make_result, make_submission, publish_list
 
 ROW = {
     "id": 7,
@@ -25,6 +25,7 @@ ROW = {
     "reproducibility": None,
     "reproducibility_label": "not recorded",
     "valid": False,
+    "invalid_here": True,
 }
 
 
@@ -42,7 +43,7 @@ def test_a_row_says_not_recorded_and_marks_an_invalid_run_only_on_an_official_li
     assert ">invalid here</a>" in official and 'data-invalid-here="1"' in official
     rebuilt = rows_html([ROW], detail_prefix="/submissions/", with_custom=False, mark_invalid=False)
     assert "invalid-here" not in rebuilt
-    valid_row = {**ROW, "valid": True}
+    valid_row = {**ROW, "valid": True, "invalid_here": False}
     valid = rows_html([valid_row], detail_prefix="/submissions/", with_custom=False, mark_invalid=True)
     assert "invalid-here" not in valid
 
@@ -66,7 +67,10 @@ def test_a_recorded_list_labels_io500_org_s_score_and_marks_runs_found_invalid_h
     release = make_release(name="SC18", publication_date=datetime.date(2018, 11, 13), list_kinds=["io500"])
     good = make_submission(release=release)
     bad = make_submission(release=release, status=Submission.Status.INVALID, valid=False)
-    publish_list(release, "io500", [good, bad], provenance=ListSnapshot.Provenance.RECORDED)
+    Finding.objects.create(submission=bad, code="stonewall", severity=Finding.Severity.ERROR, message="x")
+    # io500.org marked this one invalid itself: the registry found nothing to link to.
+    marked = make_submission(release=release, status=Submission.Status.INVALID, valid=False)
+    publish_list(release, "io500", [good, bad, marked], provenance=ListSnapshot.Provenance.RECORDED)
     html = client.get("/lists/sc18/io500/").content.decode()
     assert "<title>SC18 IO500 list ·" in html and "(reconstructed)" not in html
     assert "Score recorded by io500.org" in html
@@ -82,6 +86,11 @@ def test_the_submission_page_labels_the_recomputed_and_the_recorded_score(client
     run = make_submission(release=release, bw=10.0, md=40.0, reproducibility=Reproducibility.UNDEFINED)
     snapshot = publish_list(release, "io500", [run], provenance=ListSnapshot.Provenance.RECORDED)
     snapshot.entries.update(score=20.5)  # io500.org printed another score than the files give
+    # Without raw files the page's score is io500.org's own: labelled so, and not repeated.
+    html = client.get(f"/submissions/{run.pk}/").content.decode()
+    assert 'data-role="score-source">recorded by io500.org</small>' in html
+    assert 'data-role="recorded-score"' not in html
+    make_result(submission=run)  # re-verified from its raw files
     html = client.get(f"/submissions/{run.pk}/").content.decode()
     assert 'data-role="score-source">recomputed here</small>' in html
     assert 'data-role="recorded-score"' in html and "20.50" in html and "SC19 IO500 list" in html
