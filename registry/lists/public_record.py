@@ -17,9 +17,12 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache as django_cache
 from django.db.models import Count
 from django.utils import timezone
 
+from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
+from registry.lists.selectors import seconds_until_next_embargo_end
 from registry.models import ListKind, ListSnapshot, Release, kind_label
 from submissions.models import Submission
 from submissions.selectors import public_submissions_q
@@ -181,7 +184,16 @@ def release_public_records(releases: Iterable[Release]) -> dict[int, PublicRecor
 
 
 def release_public_record(release: Release) -> PublicRecord:
-    return release_public_records([release])[release.pk]
+    """The record of one release, from the records of every release kept until the lists change
+    (a publish, an import, a release edited) or the next embargo ends: every list page shows one,
+    and its three queries would otherwise be paid by each."""
+    key = f"lists:public-record:{list_cache_generation()}:{timezone.localdate().isoformat()}"
+    records = django_cache.get(key)
+    if not isinstance(records, dict) or release.pk not in records:
+        records = release_public_records(Release.objects.all())
+        django_cache.set(key, records, seconds_until_next_embargo_end(cap=LIST_CACHE_SECONDS))
+    record: PublicRecord = records[release.pk]
+    return record
 
 
 def release_has_public_runs(release: Release) -> bool:
