@@ -33,8 +33,8 @@ CHANGES_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_changes.jso
 RECONSTRUCTED_SOURCE = (
     "Reconstructed by this registry from the public IO500 data with its own list rules, not published "
     "by io500.org: the runs of IO500/submission-data re-verified here, the rows of io500.org's SQL "
-    "tables and the entries of io500.org's plotted lists, up to {release}. io500.org's own {kind} "
-    "list of {release} is not in any public file; runs it received but never made public are missing "
+    "tables and the entries of io500.org's plotted lists, up to {release}. The public data holds no "
+    "{kind} list of io500.org's for {release}; runs it received but never made public are missing "
     "here, and a raw run counts as valid by this registry's verdict, not the committee's."
 )
 
