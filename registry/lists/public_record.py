@@ -18,11 +18,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache as django_cache
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
-from registry.lists.selectors import seconds_until_next_embargo_end
 from registry.models import ListKind, ListSnapshot, Release, kind_label
 from submissions.models import Submission
 from submissions.selectors import public_submissions_q
@@ -126,7 +126,7 @@ def record_sentence(
 
 
 def release_public_records(releases: Iterable[Release]) -> dict[int, PublicRecord]:
-    """The public record of each release, by release id: three queries whatever their number."""
+    """The public record of each release, by release id: two queries whatever their number."""
     chosen = list(releases)
     recorded: dict[int, list[str]] = {}
     committee: set[int] = set()
@@ -141,13 +141,20 @@ def release_public_records(releases: Iterable[Release]) -> dict[int, PublicRecor
                 newest_recorded = (date, release_id)
         elif provenance == ListSnapshot.Provenance.PUBLISHED_HERE:
             committee.add(release_id)
-    runs = dict(
-        Submission.objects.filter(public_submissions_q(), score__isnull=False, status__in=LISTED_STATUSES)
-        .values_list("release_id")
+    # The releases with their public scored runs in one query (a count per release, as a subquery).
+    public_runs = (
+        Submission.objects.filter(
+            public_submissions_q(), release=OuterRef("pk"), score__isnull=False, status__in=LISTED_STATUSES
+        )
+        .order_by()
+        .values("release")
         .annotate(count=Count("pk"))
-        .values_list("release_id", "count")
+        .values("count")
     )
-    every = list(Release.objects.order_by("publication_date"))
+    every = list(
+        Release.objects.annotate(public_runs=Coalesce(Subquery(public_runs), 0)).order_by("publication_date")
+    )
+    runs: dict[int, int] = {release.pk: getattr(release, "public_runs", 0) for release in every}
     data_ends_with = next((r for r in every if newest_recorded and r.pk == newest_recorded[1]), None)
     presented = presented_lists()
     today = timezone.localdate()
@@ -185,13 +192,14 @@ def release_public_records(releases: Iterable[Release]) -> dict[int, PublicRecor
 
 def release_public_record(release: Release) -> PublicRecord:
     """The record of one release, from the records of every release kept until the lists change
-    (a publish, an import, a release edited) or the next embargo ends: every list page shows one,
-    and its three queries would otherwise be paid by each."""
+    (a publish, an import, a release edited): every list page shows one, and its two queries would
+    otherwise be paid by each."""
     key = f"lists:public-record:{list_cache_generation()}:{timezone.localdate().isoformat()}"
     records = django_cache.get(key)
     if not isinstance(records, dict) or release.pk not in records:
         records = release_public_records(Release.objects.all())
-        django_cache.set(key, records, seconds_until_next_embargo_end(cap=LIST_CACHE_SECONDS))
+        # An embargo that ends shows its runs within the hour, as the list pages' own bodies do.
+        django_cache.set(key, records, LIST_CACHE_SECONDS)
     record: PublicRecord = records[release.pk]
     return record
 

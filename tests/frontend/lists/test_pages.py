@@ -188,9 +188,8 @@ def test_the_query_count_does_not_grow_with_the_rows(
     # 12: the list page also reads what io500.org's public SQL patches changed in the list, the
     # verdicts and reproducibility levels of its entries for its citation, and the changes since the
     # previous list (the previous version, then the entries of both); and, once per list generation,
-    # what is public of each release (registry.lists.public_record: three queries and the next
-    # embargo end, then cached).
-    with django_assert_max_num_queries(16):
+    # what is public of each release (registry.lists.public_record: two queries, then cached).
+    with django_assert_max_num_queries(14):
         page(client, url, w_bw="2", w_md="1", o="-custom")
 
 

@@ -84,14 +84,15 @@ def test_a_recorded_list_labels_io500_org_s_score_and_marks_runs_found_invalid_h
 def test_the_submission_page_labels_the_recomputed_and_the_recorded_score(client: Client):
     release = make_release(name="SC19", publication_date=datetime.date(2019, 11, 19), list_kinds=["io500"])
     run = make_submission(release=release, bw=10.0, md=40.0, reproducibility=Reproducibility.UNDEFINED)
-    snapshot = publish_list(release, "io500", [run], provenance=ListSnapshot.Provenance.RECORDED)
-    snapshot.entries.update(score=20.5)  # io500.org printed another score than the files give
-    # Without raw files the page's score is io500.org's own: labelled so, and not repeated.
-    html = client.get(f"/submissions/{run.pk}/").content.decode()
-    assert 'data-role="score-source">recorded by io500.org</small>' in html
-    assert 'data-role="recorded-score"' not in html
     make_result(submission=run)  # re-verified from its raw files
+    plain = make_submission(release=release, bw=5.0, md=5.0)  # io500.org's values only
+    snapshot = publish_list(release, "io500", [run, plain], provenance=ListSnapshot.Provenance.RECORDED)
+    snapshot.entries.filter(submission=run).update(score=20.5)  # io500.org printed another score
     html = client.get(f"/submissions/{run.pk}/").content.decode()
     assert 'data-role="score-source">recomputed here</small>' in html
     assert 'data-role="recorded-score"' in html and "20.50" in html and "SC19 IO500 list" in html
     assert ">not recorded</span>" in html
+    # Without raw files the page's score is io500.org's own: labelled so, and not repeated.
+    html = client.get(f"/submissions/{plain.pk}/").content.decode()
+    assert 'data-role="score-source">recorded by io500.org</small>' in html
+    assert 'data-role="recorded-score"' not in html

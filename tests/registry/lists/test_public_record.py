@@ -95,7 +95,7 @@ def test_records_read_the_newest_recorded_list_and_each_release_s_public_runs(dj
     )
     make_submission(release=isc25)
     make_submission(release=isc25)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         records = release_public_records([isc25, isc26])
     assert records[isc25.pk].public_runs == 2 and records[isc25.pk].data_ends_with == "SC24"
     assert "2 public runs belong to ISC25" in records[isc25.pk].sentence
