@@ -427,9 +427,13 @@ def list_verdicts(*, snapshot: ListSnapshot) -> list[dict[str, object]]:
     """How many entries of a list have each verdict and reproducibility level (one query)."""
     rows = (
         ListEntry.objects.filter(snapshot=snapshot)
-        .values(verdict=F("submission__status"), reproducibility=F("submission__reproducibility"))
+        .values(
+            verdict=F("submission__status"),
+            reproducibility=F("submission__reproducibility"),
+            source=F("submission__source"),
+        )
         .annotate(count=Count("id"))
-        .order_by("verdict", "reproducibility")
+        .order_by("verdict", "reproducibility", "source")
     )
     return [dict(row) for row in rows]
 

@@ -87,9 +87,9 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         score_chart = '.chart[data-chart="trend"][data-metric="score"]'
         official_best = page.locator(f"{score_chart} circle.top").count()
         rebuilt_best = page.locator(f"{score_chart} path.rebuilt-top").count()
-        # SC17 .. SC24 official (SC18* is SC18's second version): the reconstructed ISC25 and SC25 apart.
+        # The 15 releases SC17 .. SC24 on the official line; the reconstructed ISC25 and SC25 apart.
         assert rebuilt_best == 2, rebuilt_best
-        assert official_best >= 16, official_best
+        assert official_best == 15, official_best
         legend = page.inner_text('.chart[data-chart="trend"][data-metric="score"] .chart-legend')
         assert "reconstructed here, not official" in legend and "ISC25 1" in legend and "SC25 1" in legend
         assert trend_labels_clear_of_legends(page) == []
