@@ -18,6 +18,7 @@ from django.urls import reverse
 from frontend.charts import selectors
 from frontend.charts.cache import charts_cached
 from frontend.charts.digests import (
+    RECONSTRUCTED_SUFFIX,
     digest_rows,
     digest_shares,
     digest_trends,
@@ -79,17 +80,33 @@ def json_body(data: Any) -> bytes:
 
 
 def history_trends_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:
-    """`rows` (already loaded entries) or else the trend parts stored with each list."""
+    """`rows` (already loaded entries) or else the trend parts stored with each list. The official
+    lists make `releases`; the lists reconstructed here (the runs new in a release whose official
+    lists are not public) are a series of their own, `reconstructed`, never points of the first."""
     name = kind_name(kind)
-    return charts_cached(
-        "history-trends",
-        (name,),
-        lambda: {
+
+    def build() -> dict[str, Any]:
+        if rows is not None:
+            loaded = rows()
+            official = release_trends([row for row in loaded if not row.get("reconstructed")])
+            rebuilt = release_trends(
+                [
+                    {**row, "release": str(row["release"]).removesuffix(RECONSTRUCTED_SUFFIX)}
+                    for row in loaded
+                    if row.get("reconstructed")
+                ]
+            )
+        else:
+            official = digest_trends(kinds=kinds_for(name))
+            rebuilt = digest_trends(kinds=kinds_for(name), reconstructed=True)
+        return {
             "kind": name,
             "units": {"score": "", "bw": "GiB/s", "md": "kIOPS"},
-            "releases": release_trends(rows()) if rows else digest_trends(kinds=kinds_for(name)),
-        },
-    )
+            "releases": official,
+            "reconstructed": rebuilt,
+        }
+
+    return charts_cached("history-trends", (name,), build)
 
 
 def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[str, Any]:

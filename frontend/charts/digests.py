@@ -283,14 +283,20 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
     }
 
 
-def digest_trends(*, kinds: Iterable[str]) -> list[dict[str, Any]]:
-    """release_trends() of every entry of these kinds, merged from each list's stored trend part."""
+def digest_trends(*, kinds: Iterable[str], reconstructed: bool = False) -> list[dict[str, Any]]:
+    """release_trends() of every entry of these kinds, merged from each list's stored trend part.
+
+    The official lists (io500.org's, the committee's) and the reconstructed ones are two series: a
+    reconstructed list is drawn from the runs new in its release (a handful), an official ranked
+    list holds every system up to it (over a hundred), so one line through both would show the best
+    score falling a hundredfold where nothing fell. `reconstructed` picks the series."""
     summaries = _digested_snapshots(kinds).values_list(
         "release__name", "provenance", "release__publication_date", "chart_digest__trend"
     )
     return release_trends_of_parts(
-        (chart_release_label(name, provenance), date.isoformat(), part)
+        (name, date.isoformat(), part)
         for name, provenance, date, part in summaries
+        if (provenance == ListSnapshot.Provenance.RECONSTRUCTED) == reconstructed
     )
 
 

@@ -84,7 +84,7 @@ def list_body_render(
     html = SafeString(render_to_string(BODY_TEMPLATE, context))
     cacheable = snapshot is not None or _unpublished_page_keeps(params, release)
     return ListBody(
-        title=f"{release.name} {context['kind_label']} list",
+        title=page_title(release, context["kind_label"], snapshot),
         html=html,
         # A published list's citation prints today's date: kept until midnight at most; a formula is
         # kept only in its canonical spelling. An unpublished tab keeps while nothing can publish it.
@@ -94,6 +94,13 @@ def list_body_render(
             else (cache_seconds if cacheable else 0)
         ),
     )
+
+
+def page_title(release: Release, label: str, snapshot: ListSnapshot | None) -> str:
+    """A reconstructed list says so in the title too: a tab or a bookmark must not pass it for
+    io500.org's list."""
+    reconstructed = snapshot is not None and snapshot.provenance == ListSnapshot.Provenance.RECONSTRUCTED
+    return f"{release.name} {label} list" + (" (reconstructed)" if reconstructed else "")
 
 
 def _unpublished_page_keeps(params: QueryDict, release: Release) -> bool:

@@ -22,15 +22,15 @@ from django.conf import settings
 from django.utils import timezone
 
 from registry.lists.permalinks import list_entry_id, list_permalink, submission_permalink
+from registry.lists.rows import reproducibility_shown
 from registry.models import RANKED_KIND_VALUES, ListEntry, ListSnapshot, kind_label
 from submissions.evidence_basis import submission_basis
-from submissions.models import Reproducibility, Submission
+from submissions.models import Submission
 
 DEPOSITS_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_dois.json"
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 VERIFIED, UNVERIFIED = "verified", "unverified"
 STATUS_LABELS = {str(value): str(label) for value, label in Submission.Status.choices}
-REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibility.choices}
 # What the registry's verdict on a run means, for readers who meet it in a citation.
 VERDICT_MEANINGS: dict[str, str] = {
     Submission.Status.VERIFIED: (
@@ -215,7 +215,7 @@ def submission_citation(
     primary = _primary(placements)
     term = VERIFIED if any(p.official for p in placements) else UNVERIFIED
     verdict = STATUS_LABELS.get(submission.status, submission.status)
-    reproducibility = REPRODUCIBILITY_LABELS.get(submission.reproducibility, submission.reproducibility)
+    _, reproducibility = reproducibility_shown(submission.reproducibility, submission.source)
     title = submission_title(submission)
     if primary is not None and primary.official:
         placed = f"{primary.phrase} ({term}; list entry {primary.entry_id})"
@@ -295,7 +295,7 @@ def verdict_summary(verdicts: list[dict[str, Any]]) -> tuple[str, str]:
     by_level: dict[str, int] = {}
     for row in verdicts:
         verdict = STATUS_LABELS.get(str(row["verdict"]), str(row["verdict"]))
-        level = REPRODUCIBILITY_LABELS.get(str(row["reproducibility"]), str(row["reproducibility"]))
+        _, level = reproducibility_shown(str(row["reproducibility"]), str(row.get("source", "")))
         by_verdict[verdict] = by_verdict.get(verdict, 0) + int(row["count"])
         by_level[level] = by_level.get(level, 0) + int(row["count"])
     return (

@@ -6,6 +6,7 @@ rendered body can be cached and served to everybody.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
+from registry.lists.public_record import release_public_record, release_public_records
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
     list_facets,
@@ -96,11 +98,12 @@ def empty_message(release: Release, kind: str, has_filters: bool, *, published: 
 
 
 def unpublished_reason(release: Release, kind: str) -> str:
-    """Why a past release's list is not shown: what is missing from the public data."""
-    missing = (
-        f"io500.org's {kind_label(kind)} list of {release.name} is not in any public file, and the "
-        "registry does not rebuild it: "
-    )
+    """Why a past release's list is not shown: what is public of the release (the one sentence of
+    registry.lists.public_record), then what the registry would need to rebuild this kind."""
+    record = release_public_record(release)
+    if kind in (ListKind.FULL, ListKind.HISTORICAL):
+        return record.sentence
+    cannot = f" The registry does not rebuild the {kind_label(kind)} list: "
     rebuilt = ListSnapshot.objects.filter(
         release=release, kind=ListKind.TEN_NODE, provenance=ListSnapshot.Provenance.RECONSTRUCTED
     ).exists()
@@ -112,7 +115,8 @@ def unpublished_reason(release: Release, kind: str) -> str:
     )
     if kind in PRODUCTION_KINDS:
         return (
-            missing
+            record.sentence
+            + cannot
             + (
                 "only the committee's decisions put a run on it (a production system, rated Fully "
                 "Reproducible), and those decisions are not public."
@@ -121,7 +125,8 @@ def unpublished_reason(release: Release, kind: str) -> str:
         )
     if kind == ListKind.TEN_NODE_RESEARCH:
         return (
-            missing
+            record.sentence
+            + cannot
             + (
                 "a run belongs on it only once the committee has decided it is not a Production run, "
                 "and those decisions are not public."
@@ -129,17 +134,24 @@ def unpublished_reason(release: Release, kind: str) -> str:
             + ten_node_note
         )
     if kind in RESEARCH_KINDS or kind == ListKind.IO500:
-        return missing + (
-            "a new run belongs on it only once the committee has decided it is not a Production "
-            "run, and io500.org's published lists end with SC24. The Full and Historical lists of "
-            "this release are reconstructed from the public data."
+        return (
+            record.sentence
+            + cannot
+            + (
+                "a new run belongs on it only once the committee has decided it is not a Production run, "
+                "and those decisions are not public."
+            )
         )
     if kind in TEN_NODE_KINDS:
-        return missing + (
-            "no run of the public data that belongs to it shows its client-node count in its own "
-            "outputs, and io500.org's list data does not hold one for most entries."
+        return (
+            record.sentence
+            + cannot
+            + (
+                "no run of the public data that belongs to it shows its client-node count in its own "
+                "outputs, and io500.org's list data does not hold one for most entries."
+            )
         )
-    return missing + "the public data does not hold what it needs."
+    return record.sentence + cannot + "the public data does not hold what it needs."
 
 
 def home_context(release: Release) -> dict[str, Any]:
@@ -151,11 +163,13 @@ def home_context(release: Release) -> dict[str, Any]:
             release__in=newer, provenance=ListSnapshot.Provenance.RECONSTRUCTED
         ).values_list("release__name", "kind")
     }
+    records = release_public_records(newer)
     return {
         "open_releases": list(releases_open()),
         "newer_releases": [
             {
                 "release": later,
+                "record": records[later.pk],
                 "lists": [
                     {
                         "label": kind_label(kind),
@@ -222,8 +236,22 @@ def header(params: QueryDict, column: Column, current: str) -> dict[str, Any]:
     return {"column": column, "link": link, "state": state}
 
 
-def table_columns(result: RowsResult) -> tuple[Column, ...]:
-    columns = (COLUMNS[0], SUBLIST_COLUMN, *COLUMNS[1:]) if result.sublist else COLUMNS
+# Whose score a list shows: io500.org's as it published it, or the one this registry computed from
+# the run's files (a recorded entry's recomputed score is on its submission page, labelled so).
+SCORE_LABELS: dict[str, str] = {
+    ListSnapshot.Provenance.RECORDED.value: "Score recorded by io500.org",
+    ListSnapshot.Provenance.RECONSTRUCTED.value: "Score recomputed here",
+    ListSnapshot.Provenance.PUBLISHED_HERE.value: "Score computed here",
+}
+
+
+def table_columns(result: RowsResult, provenance: str = "") -> tuple[Column, ...]:
+    label = SCORE_LABELS.get(provenance)
+    base = tuple(
+        dataclasses.replace(column, label=label) if column.key == "score" and label else column
+        for column in COLUMNS
+    )
+    columns = (base[0], SUBLIST_COLUMN, *base[1:]) if result.sublist else base
     return columns + (CUSTOM_COLUMNS if result.custom else ())
 
 
@@ -267,11 +295,12 @@ def list_context(
         "show_radar": False,
         "recorded_changes": recorded_list_changes(release=release, kind=kind),
         "bof_facts": release_bof_facts(release=release),
+        "public_record": release_public_record(release),
     }
     if snapshot is None:
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
-    columns = table_columns(result)
+    columns = table_columns(result, snapshot.provenance)
     # A published version says what is new on it since the previous release's list (those entries
     # are marked "new"), and a correction also what it changed in the version it corrects.
     changes = release_changes(snapshot) if snapshot.is_frozen else None
@@ -292,6 +321,7 @@ def list_context(
                 with_custom=result.custom,
                 with_sublist=result.sublist,
                 new_ids=new_ids,
+                mark_invalid=snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED,
             ),
             "result": result,
             "formula": result.formula or params.get("formula", ""),

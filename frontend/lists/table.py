@@ -36,11 +36,27 @@ def _text(value: Any) -> str:
 
 def _badge(row: Mapping[str, Any]) -> str:
     # The markup of submissions/_repro_badge.html, which the list used to include once per row.
-    level = escape(str(row.get("reproducibility") or "undefined"))
+    if row.get("reproducibility") is None:
+        # Imported history: io500.org's public data records no level (registry.lists.rows).
+        label = escape(str(row.get("reproducibility_label") or "not recorded"))
+        return (
+            '<span class="badge repro repro-not-recorded" title="io500.org\'s public data records no '
+            f'reproducibility level for this entry" data-role="repro">{label}</span>'
+        )
+    level = escape(str(row["reproducibility"]))
     label = escape(str(row.get("reproducibility_label") or "Undefined"))
     return (
         f'<span class="badge repro repro-{level}" title="Reproducibility assigned by the IO500 committee"'
         f' data-role="repro">{label}</span>'
+    )
+
+
+def invalid_badge(href: str) -> str:
+    """On an official list, a run the registry finds invalid: the list stays as published, the row
+    links to the findings that say why."""
+    return (
+        f' <a class="badge badge-error" data-role="invalid-here" href="{href}#findings"'
+        ' title="The registry finds this run invalid; the list shows it as it was published">invalid here</a>'
     )
 
 
@@ -78,11 +94,13 @@ def row_html(
     with_custom: bool,
     with_sublist: bool = False,
     new_ids: frozenset[int] = frozenset(),
+    mark_invalid: bool = False,
 ) -> str:
     pk = int(row["id"])
     href = f"{detail_prefix}{pk}/"
     system = _text(row.get("system")) or "(unnamed)"
     new = NEW_BADGE if pk in new_ids else ""
+    invalid = invalid_badge(href) if mark_invalid and row.get("invalid_here") else ""
     rank = _text(row.get("rank"))
     nodes = _counted(row.get("client_nodes"), row.get("run_client_nodes"), "client nodes")
     tasks = _counted(row.get("total_procs"), row.get("run_tasks"), "tasks")
@@ -98,7 +116,7 @@ def row_html(
         ),
         f'<td class="col-release">{_text(row.get("release"))}</td>',
         f'<td class="col-institution">{_text(row.get("institution"))}</td>',
-        f'<td class="col-system"><a href="{href}">{system}</a>{new}</td>',
+        f'<td class="col-system"><a href="{href}">{system}</a>{new}{invalid}</td>',
         f'<td class="col-storage_vendor">{_text(row.get("storage_vendor"))}</td>',
         f'<td class="col-filesystem">{_text(row.get("filesystem"))}</td>',
         f'<td class="num col-client_nodes">{nodes}</td>',
@@ -114,7 +132,8 @@ def row_html(
         cells.append(f'<td class="num custom-col col-custom_score">{custom_score}</td>')
         cells.append(f'<td class="num custom-col col-custom_rank">{_text(row.get("custom_rank"))}</td>')
     new_attr = ' data-new="1"' if new else ""
-    return f'<tr data-submission="{pk}"{new_attr}>{"".join(cells)}</tr>'
+    invalid_attr = ' data-invalid-here="1"' if invalid else ""
+    return f'<tr data-submission="{pk}"{new_attr}{invalid_attr}>{"".join(cells)}</tr>'
 
 
 def rows_html(
@@ -124,10 +143,11 @@ def rows_html(
     with_custom: bool,
     with_sublist: bool = False,
     new_ids: frozenset[int] = frozenset(),
+    mark_invalid: bool = False,
 ) -> SafeString:
     """The <tr> elements of a list table; `detail_prefix` is the submission page URL without the id
     (reversed once per page instead of once per row); `new_ids`: the submissions not on the previous
-    list, marked "new"."""
+    list, marked "new"; `mark_invalid`: an official list, whose rows of runs found invalid here say so."""
     html = "\n".join(
         row_html(
             row,
@@ -135,6 +155,7 @@ def rows_html(
             with_custom=with_custom,
             with_sublist=with_sublist,
             new_ids=new_ids,
+            mark_invalid=mark_invalid,
         )
         for row in rows
     )

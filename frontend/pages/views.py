@@ -27,6 +27,7 @@ from frontend.charts.views import missing_message
 from registry.core.generations import LIST_CACHE_SECONDS, charts_generation
 from registry.core.public_cache import mark_public, mark_public_if_anonymous, seconds_until_next_day
 from registry.core.query_params import QueryValueError, free_text
+from registry.lists.selectors import submission_recorded_scores
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
 from submissions.evidence_basis import submission_basis
 from submissions.review.views import review_context
@@ -66,6 +67,7 @@ def _submission_page(request: HttpRequest, pk: int) -> HttpResponse:
         "archive": submission_result_archive(submission=submission),
         "files": list(submission.archives.all()),
         "basis": submission_basis(submission),
+        "recorded_scores": submission_recorded_scores(submission_id=submission.pk),
         **review_context(request.user, submission),
     }
     return render(request, "frontend/pages/submission.html", context)

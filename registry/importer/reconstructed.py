@@ -26,6 +26,7 @@ from django.utils import timezone
 from registry.importer.releases import ordered_kinds
 from registry.importer.source import IO500Data
 from registry.lists.membership import Candidate, RankedCandidate, rank_candidates
+from registry.lists.public_record import release_has_public_runs
 from registry.lists.selectors import list_candidates
 from registry.lists.services import list_window, ranked_entries
 from registry.models import ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
@@ -38,8 +39,8 @@ CHANGES_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_changes.jso
 RECONSTRUCTED_SOURCE = (
     "Reconstructed by this registry from the public IO500 data with its own list rules, not published "
     "by io500.org: the runs of IO500/submission-data re-verified here, the rows of io500.org's SQL "
-    "tables and the entries of io500.org's plotted lists, up to {release}. io500.org's own {kind} "
-    "list of {release} is not in any public file; runs it received but never made public are missing "
+    "tables and the entries of io500.org's plotted lists, up to {release}. The public data holds no "
+    "{kind} list of io500.org's for {release}; runs it received but never made public are missing "
     "here, and a raw run counts as valid by this registry's verdict, not the committee's."
 )
 TEN_NODE_SOURCE = (
@@ -56,7 +57,9 @@ TEN_NODE_SOURCE = (
 class ReconstructedList:
     release: str
     kind: str
+    # 0 with `skipped`: no public run belongs to the release, so no list carries its name.
     entries: int
+    skipped: bool = False
 
 
 def reconstructable_releases(
@@ -79,10 +82,19 @@ def reconstructable_releases(
 
 
 def import_reconstructed(data: IO500Data, releases: dict[str, Release]) -> list[ReconstructedList]:
-    """Build the Full, Historical and 10-node lists of every past release that lacks them."""
+    """Build the Full, Historical and 10-node lists of every past release that lacks them and has public
+    runs of its own. A release without one gets no list: its Full list would be the previous release's,
+    rank for rank, under its name, and be cited as its data."""
     existing = set(ListSnapshot.objects.values_list("release__name", "kind"))
     built: list[ReconstructedList] = []
     for release in reconstructable_releases(data, releases, timezone.localdate()):
+        if not release_has_public_runs(release):
+            built.extend(
+                ReconstructedList(release=release.name, kind=kind, entries=0, skipped=True)
+                for kind in RECONSTRUCTED_KINDS
+                if kind in release.list_kinds and (release.name, kind) not in existing
+            )
+            continue
         candidates = list_candidates(release=release)
         for kind in RECONSTRUCTED_KINDS:
             if kind not in release.list_kinds or (release.name, kind) in existing:

@@ -271,7 +271,8 @@ def complete_row(
     the entry on this list (`published_phases`, its plotted values) and the row's own values fill
     io500.org's columns that io500.org's row of the submission leaves empty."""
     complete: dict[str, Any] = {
-        **row,
+        # `invalid_here` is the page's badge; the downloads carry the verdict and `valid` instead.
+        **{key: value for key, value in row.items() if key != "invalid_here"},
         **identity.columns,
         "list_entry_id": f"{identity.entry_id_prefix}{row['rank']}",
         "submission_url": f"{identity.submission_url_prefix}{row['id']}/",

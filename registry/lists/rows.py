@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import Http404
 
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
@@ -26,7 +26,7 @@ from registry.lists.filters import ListEntryFilter
 from registry.lists.selectors import list_entries, release_get, snapshot_current
 from registry.lists.sublists import sublist_rank, sublist_statistics
 from registry.models import ListEntry, ListKind, ListSnapshot, Release
-from submissions.models import Reproducibility, Submission
+from submissions.models import Finding, Reproducibility, Submission
 from submissions.selectors import phase_values
 
 # Column order of the CSV download; the JSON rows carry the same keys.
@@ -72,6 +72,12 @@ ROW_COLUMNS = {
     "submission_io500_id": F("submission__io500_id"),
     "submission_release": F("submission__release__name"),
     "submission_reproducibility": F("submission__reproducibility"),
+    "submission_valid": F("submission__valid"),
+    # An error finding of the registry's own checks: what an "invalid here" badge links to (a run
+    # io500.org itself marked invalid has none, and the registry has nothing to show for it).
+    "submission_failed_here": Exists(
+        Finding.objects.filter(submission_id=OuterRef("submission_id"), severity=Finding.Severity.ERROR)
+    ),
     "submission_source": F("submission__source"),
     "submission_anonymous": F("submission__anonymous"),
     "submitter_username": F("submission__submitter__username"),
@@ -89,6 +95,16 @@ ANNOTATED_COLUMNS = (
     "run_tasks",
 )
 REPRODUCIBILITY_LABELS = {str(value): str(label) for value, label in Reproducibility.choices}
+# Imported history: io500.org's public data records no reproducibility level, and "Undefined" is a
+# level the committee assigns, so an imported entry left at the default says that nobody recorded one.
+NOT_RECORDED = "not recorded"
+
+
+def reproducibility_shown(level: str, source: str) -> tuple[str | None, str]:
+    """The level's code (None when none was recorded) and the label the lists show."""
+    if source == Submission.Source.IMPORT and level == Reproducibility.UNDEFINED:
+        return None, NOT_RECORDED
+    return level, REPRODUCIBILITY_LABELS.get(level, level)
 
 
 def publication_name(values: Mapping[str, Any]) -> str | None:
@@ -104,7 +120,9 @@ def publication_name(values: Mapping[str, Any]) -> str | None:
 
 def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
     """One list row from the values() of `list_row_values`."""
-    reproducibility = values["submission_reproducibility"]
+    reproducibility, reproducibility_label = reproducibility_shown(
+        values["submission_reproducibility"], values["submission_source"]
+    )
     row: dict[str, Any] = {
         "rank": values["rank"],
         "id": values["submission_pk"],
@@ -123,8 +141,11 @@ def entry_row(values: Mapping[str, Any]) -> dict[str, Any]:
         "bw": values["bw"],
         "md": values["md"],
         "reproducibility": reproducibility,
-        "reproducibility_label": REPRODUCIBILITY_LABELS.get(reproducibility, reproducibility),
+        "reproducibility_label": reproducibility_label,
         "submitter": publication_name(values),
+        "valid": values["submission_valid"],
+        # The registry's own checks found the run invalid: an official list may hold such a run.
+        "invalid_here": values["submission_valid"] is False and bool(values["submission_failed_here"]),
     }
     return row
 

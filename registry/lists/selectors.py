@@ -497,8 +497,34 @@ def list_verdicts(*, snapshot: ListSnapshot) -> list[dict[str, object]]:
     """How many entries of a list have each verdict and reproducibility level (one query)."""
     rows = (
         ListEntry.objects.filter(snapshot=snapshot)
-        .values(verdict=F("submission__status"), reproducibility=F("submission__reproducibility"))
+        .values(
+            verdict=F("submission__status"),
+            reproducibility=F("submission__reproducibility"),
+            source=F("submission__source"),
+        )
         .annotate(count=Count("id"))
-        .order_by("verdict", "reproducibility")
+        .order_by("verdict", "reproducibility", "source")
     )
     return [dict(row) for row in rows]
+
+
+def submission_recorded_scores(*, submission_id: int) -> list[dict[str, Any]]:
+    """The scores io500.org published for this submission on its lists (recorded lists anyone may
+    read), one per distinct value with the first list that printed it, oldest first (one query)."""
+    rows = (
+        ListEntry.objects.filter(
+            submission_id=submission_id,
+            snapshot__in=visible_snapshots(),
+            snapshot__provenance=ListSnapshot.Provenance.RECORDED,
+        )
+        .order_by("snapshot__release__publication_date", "snapshot__kind", "snapshot__version")
+        .values("score", "snapshot__kind", release=F("snapshot__release__name"))
+    )
+    seen: dict[float, dict[str, Any]] = {}
+    for row in rows:
+        if row["score"] not in seen:
+            seen[row["score"]] = {
+                "score": row["score"],
+                "list": f"{row['release']} {ListKind(row['snapshot__kind']).label}",
+            }
+    return list(seen.values())

@@ -113,6 +113,12 @@ class Command(BaseCommand):
         with transaction.atomic():
             self._report_plotted(import_plotted(data, releases))
             for built in import_reconstructed(data, releases):
+                if built.skipped:
+                    self.stdout.write(
+                        f"No public run belongs to {built.release}: no {built.kind} list reconstructed "
+                        "under its name."
+                    )
+                    continue
                 self.stdout.write(
                     f"Reconstructed {built.release} {built.kind} list: {built.entries} entries "
                     "(marked reconstructed, not io500.org's list)."

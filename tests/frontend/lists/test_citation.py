@@ -48,7 +48,8 @@ def test_a_list_page_offers_its_citation_as_text_and_bibtex(client: Client, impo
     assert "  title = {{IO500 SC19 IO500 list}}" in html and "  month = nov" in html
     assert f"  urldate = {{{today}}}" in html
     # The verdicts and reproducibility levels of its entries (no raw files in this import).
-    assert "Published record 22" in html and "Undefined 22" in html
+    # io500.org's public data records no level: "not recorded", not the committee level "Undefined".
+    assert "Published record 22" in html and "not recorded 22" in html
     # What the IO500 Messaging Policy asks, in its words.
     assert escape("must be listed as “verified”") in html
     assert "Specify the List Instance" in html and "templates/Pages/rules_messaging.php" in html
@@ -90,7 +91,7 @@ def test_a_submission_page_cites_its_first_placement_with_verdict_and_reproducib
     text = (
         f"Wolf (Intel, DAOS): IO500 submission {submission.pk}, #1 on the IO500 list at ISC20 "
         "(verified; list entry io500-isc20-io500-v1-1). Registry verdict: Published record; "
-        f"reproducibility: Undefined. IO500 results registry, "
+        f"reproducibility: not recorded. IO500 results registry, "
         f"http://127.0.0.1:8000/submissions/{submission.pk}/, retrieved {today}."
     )
     assert text in html

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils.html import escape
 
 from registry.importer.plotted import KnownRun, PlottedRow, candidates_for, same_run
 from registry.models import ListEntry, ListSnapshot, RecordedListChange
@@ -159,19 +160,25 @@ def test_a_run_with_the_same_score_but_other_phases_is_not_the_same_run():
 
 
 def test_lists_no_public_file_holds_are_reconstructed_and_say_so(imported_history, client):
-    payload = list_json(client, "ISC25", "full")
+    payload = list_json(client, "SC24", "full")
     assert payload["provenance"] == "reconstructed" and payload["official"] is False
     assert "not published by io500.org" in payload["data_source"]
-    page = client.get("/lists/isc25/full/").content.decode()
+    page = client.get("/lists/sc24/full/").content.decode()
     assert 'data-provenance="reconstructed"' in page
     assert "Reconstructed here, not an official IO500 list." in page
-    csv_text = client.get("/lists/isc25/full.csv").content.decode()
+    csv_text = client.get("/lists/sc24/full.csv").content.decode()
     header, first = list(csv.reader(io.StringIO(csv_text)))[:2]
     # Every row says so, in the column that follows the page's columns (more columns follow it).
     assert header[15] == "list_provenance" and first[15] == "reconstructed"
     assert first[header.index("list_official")] == "False"
-    api = client.get("/api/v1/lists/isc25/full/").json()
+    api = client.get("/api/v1/lists/sc24/full/").json()
     assert api["provenance"] == "reconstructed" and api["official"] is False
+    # Without the raw folders no public run belongs to ISC25: no list carries its name (before issue
+    # 26 its Full list was SC24's, rank for rank), and its page says what is public instead.
+    assert not ListSnapshot.objects.filter(release__name="ISC25").exists()
+    page = client.get("/lists/isc25/full/").content.decode()
+    assert "No public run belongs to ISC25, so no list is shown under its name." in page
+    assert "but the public list data ends with SC24 and holds none of them" in page
     # A list that needs a committee decision stays unpublished, with the reason.
     assert not ListSnapshot.objects.filter(release__name="ISC25", kind="research").exists()
     page = client.get("/lists/isc25/research/").content.decode()
@@ -191,7 +198,12 @@ def test_home_shows_the_newest_official_list_and_names_the_newer_reconstructed_o
     page = client.get("/").content.decode()
     assert "The newest IO500 list: SC24 Research" in page
     assert 'data-provenance="recorded"' in page
-    assert 'data-role="newer-releases"' in page and "/lists/sc26/full/" in page
+    assert 'data-role="newer-releases"' in page
+    # One sentence per newer release, the same the release's own tabs show; no list is linked under
+    # the name of a release no public run belongs to (without the raw folders, none does).
+    assert escape("io500.org's SC26 lists were due at its BoF of 18 November 2026") in page
+    assert escape("io500.org published its ISC26 lists at its BoF of 24 June 2026") in page
+    assert "/lists/sc26/full/" not in page and "not in any public file" not in page
 
 
 @pytest.mark.django_db(transaction=True)

@@ -141,7 +141,9 @@ export function legend(el, items) {
     const li = document.createElement("li");
     const swatch = document.createElement("span");
     swatch.className = "swatch";
-    swatch.style.background = item.color;
+    swatch.style.background = item.hollow ? "transparent" : item.color;
+    if (item.hollow) swatch.style.border = `2px solid ${item.color}`;
+    if (item.role) li.dataset.series = item.role;
     li.append(swatch, document.createTextNode(item.label));
     list.appendChild(li);
   }

@@ -1,0 +1,159 @@
+"""The present as it is public, in the browser at phone and desktop width (issue 26): one sentence per
+release on what is public, no list under the name of a release no public run belongs to, a
+reconstructed list never passing for the official one, and a trend that compares like with like.
+
+Walks home, the history and every tab of every release at 375 and 1400 px; with E2E_SCREENSHOTS=1
+each page lands in test-artifacts/present-<width>-<page>.png."""
+
+from __future__ import annotations
+
+import datetime
+import io
+from typing import Any
+
+import pytest
+
+from registry.models import ListSnapshot, Release
+from submissions.models import Finding, Submission
+from tests.e2e.browser import open_page, screenshot
+from tests.factories import make_release, make_result, make_submission, publish_list
+from tests.support.data import shared_subset
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (375, 1400)
+# What the site said before issue 26, each half of a contradiction.
+STALE = ("not in any public file", "published lists end with")
+
+
+def no_page_overflow(page: Any) -> bool:
+    # Wide tables scroll in their own box; the page itself never scrolls sideways.
+    overflow: bool = page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+    return overflow
+
+
+def trend_labels_clear_of_legends(page: Any) -> list[str]:
+    """Trend charts whose axis labels reach into their legend (the old rotated
+    "ISC25 (reconstructed)" did)."""
+    clashes: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('.chart[data-chart="trend"]')].flatMap((chart) => {
+            const legend = chart.querySelector('.chart-legend');
+            if (!legend) return [];
+            const top = legend.getBoundingClientRect().top;
+            return [...chart.querySelectorAll('svg text')]
+              .filter((t) => t.getBoundingClientRect().bottom > top + 0.5)
+              .map((t) => `${chart.dataset.metric}: ${t.textContent}`);
+        })"""
+    )
+    return clashes
+
+
+def test_home_history_and_every_release_tab_tell_what_is_public(
+    live_server, browser, io500_data, tmp_path, settings
+):
+    from django.core.management import call_command
+
+    # Every list file and a raw run of ISC25 and of SC25 (the releases whose lists are not public).
+    settings.MEDIA_ROOT = tmp_path / "media"
+    subset = shared_subset(io500_data, tmp_path, {"738", "759"})
+    call_command("import_io500", str(subset), stdout=io.StringIO())
+    releases = list(Release.objects.order_by("publication_date").values_list("slug", "name"))
+    base = live_server.url
+    for width in WIDTHS:
+        session = open_page(browser, viewport={"width": width, "height": 900})
+        page = session.page
+
+        page.goto(base + "/")
+        page.wait_for_load_state("networkidle")
+        screenshot(page, f"present-{width}-home")
+        notice = page.inner_text('[data-role="newer-releases"]')
+        assert "io500.org published its ISC25 lists at its BoF of 11 June 2025" in notice
+        assert "the public list data ends with SC24 and holds none of them" in notice
+        assert "No public run belongs to ISC26, so no list is shown under its name." in notice
+        assert "io500.org's SC26 lists were due at its BoF of 18 November 2026" in notice
+        assert page.locator('[data-role="newer-releases"] a[href="/lists/sc26/full/"]').count() == 0
+        body = page.inner_text("body")
+        assert not any(stale in body for stale in STALE), body[:400]
+        assert no_page_overflow(page), "home scrolls sideways"
+
+        page.goto(base + "/history/")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.chart[data-chart=\"trend\"]')]"
+            ".every(e => e.dataset.state === 'drawn')",
+            timeout=15000,
+        )
+        screenshot(page, f"present-{width}-history")
+        score_chart = '.chart[data-chart="trend"][data-metric="score"]'
+        official_best = page.locator(f"{score_chart} circle.top").count()
+        rebuilt_best = page.locator(f"{score_chart} path.rebuilt-top").count()
+        # The 15 releases SC17 .. SC24 on the official line; the reconstructed ISC25 and SC25 apart.
+        assert rebuilt_best == 2, rebuilt_best
+        assert official_best == 15, official_best
+        legend = page.inner_text('.chart[data-chart="trend"][data-metric="score"] .chart-legend')
+        assert "reconstructed here, not official" in legend and "ISC25 1" in legend and "SC25 1" in legend
+        assert trend_labels_clear_of_legends(page) == []
+        assert no_page_overflow(page), "history scrolls sideways"
+
+        for slug, name in releases:
+            page.goto(f"{base}/lists/{slug}/")
+            page.wait_for_load_state("networkidle")
+            tabs = page.eval_on_selector_all(
+                "ul.tabs a", "links => links.map((a) => [a.dataset.kind, a.getAttribute('href')])"
+            )
+            assert tabs, name
+            for kind, href in tabs:
+                page.goto(base + href)
+                page.wait_for_load_state("domcontentloaded")
+                screenshot(page, f"present-{width}-{slug}-{kind}", full_page=False)
+                title, heading = page.title(), page.inner_text("h1")
+                body = page.inner_text("body")
+                assert not any(stale in body for stale in STALE), (href, body[:300])
+                provenance = page.locator('[data-role="provenance"]')
+                if provenance.count():
+                    rebuilt = provenance.get_attribute("data-provenance") == "reconstructed"
+                    # A reconstructed list says so in the title and the heading, an official one never.
+                    assert ("(reconstructed)" in title) == rebuilt, (href, title)
+                    assert ("(reconstructed)" in heading) == rebuilt, (href, heading)
+                    assert page.locator('[data-role="public-record"]').count() == 1, href
+                else:
+                    reason = page.inner_text('[data-role="unpublished-reason"]')
+                    assert reason.strip(), href
+                if name in ("ISC26", "SC26") and kind in ("full", "historical"):
+                    # No run of 2026 is public: no copied list under its name, and what exists instead.
+                    assert provenance.count() == 0 and page.locator("#list-table").count() == 0, href
+                    assert f"No public run belongs to {name}" in reason
+                    assert page.locator('[data-role="what-exists"] a[href="/lists/sc25/full/"]').count() == 1
+                assert no_page_overflow(page), f"{href} scrolls sideways at {width} px"
+        assert session.problems == [], session.problems
+        page.context.close()
+
+
+def test_an_official_list_marks_runs_found_invalid_and_says_whose_score_it_shows(live_server, browser):
+    release = make_release(name="SC18", publication_date=datetime.date(2018, 11, 13), list_kinds=["io500"])
+    good = make_submission(release=release, bw=30.0, md=90.0)
+    bad = make_submission(release=release, status=Submission.Status.INVALID, valid=False)
+    make_result(submission=bad, valid=False)
+    Finding.objects.create(
+        submission=bad,
+        code="stonewall",
+        severity=Finding.Severity.ERROR,
+        message="The write phase ran 120 s.",
+    )
+    publish_list(release, "io500", [good, bad], provenance=ListSnapshot.Provenance.RECORDED)
+    session = open_page(browser, viewport={"width": 1400, "height": 900})
+    page = session.page
+    page.goto(live_server.url + "/lists/sc18/io500/")
+    page.wait_for_load_state("networkidle")
+    screenshot(page, "present-1400-sc18-invalid-here")
+    assert "Score recorded by io500.org" in page.inner_text('th[data-column="score"]')
+    badges = page.locator('#list-table [data-role="invalid-here"]')
+    assert badges.count() == 1
+    assert page.locator('#list-table [data-role="repro"]').first.inner_text() == "not recorded"
+    badges.first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.url.endswith(f"/submissions/{bad.pk}/#findings")
+    assert "The write phase ran 120 s." in page.inner_text("#findings")
+    assert page.inner_text('[data-role="score-source"]') == "recomputed here"
+    screenshot(page, "present-1400-invalid-submission")
+    assert session.problems == []
