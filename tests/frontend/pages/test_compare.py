@@ -152,7 +152,7 @@ def test_a_tiny_fraction_is_not_shown_as_zero_on_the_page(client):
     fast = make_submission(bw=5000.0, md=100.0)
     slow = make_submission(bw=1.0, md=100.0)
     page = client.get("/compare/", {"ids": f"{fast.pk},{slow.pk}"}).content.decode()
-    assert "0.0002×" in page and "0.00×" not in page
+    assert "0.0002\u00d7" in page and "0.00\u00d7" not in page  # the multiplication sign
 
 
 def test_client_nodes_and_processes_have_rows_of_their_own(client):
