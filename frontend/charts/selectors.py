@@ -125,8 +125,7 @@ def compare_candidates(*, user: User | AnonymousUser, search: str) -> list[Submi
     rows = (
         submission_visible_queryset(user=user)
         .filter(
-            Q(storage_system__name__icontains=search)
-            | Q(storage_system__institution__name__icontains=search)
+            Q(storage_system__name__icontains=search) | Q(storage_system__institution__name__icontains=search)
         )
         .order_by(F("score").desc(nulls_last=True), "-pk")
         .values(
