@@ -114,6 +114,36 @@ def visible_heads(*, user: User | AnonymousUser, ids: Iterable[int]) -> dict[int
     return {row["pk"]: _head(dict(row)) for row in rows}
 
 
+COMPARE_CANDIDATES_MAX = 20
+
+
+def compare_candidates(*, user: User | AnonymousUser, search: str) -> list[SubmissionHead]:
+    """The submissions this user may see whose system or institution name contains `search`, best
+    score first: how a reader finds what to compare without knowing submission numbers."""
+    if not search:
+        return []
+    rows = (
+        submission_visible_queryset(user=user)
+        .filter(
+            Q(storage_system__name__icontains=search) | Q(storage_system__institution__name__icontains=search)
+        )
+        .order_by(F("score").desc(nulls_last=True), "-pk")
+        .values(
+            "pk",
+            "updated_at",
+            "release_id",
+            "score",
+            "bw",
+            "md",
+            release_name=F("release__name"),
+            system_name=F("storage_system__name"),
+            institution_name=F("storage_system__institution__name"),
+            filesystem=F("storage_system__filesystem_type"),
+        )[:COMPARE_CANDIDATES_MAX]
+    )
+    return [_head(dict(row)) for row in rows]
+
+
 def _head(row: dict[str, Any]) -> SubmissionHead:
     system = row["system_name"] or ""
     release = row["release_name"] or ""

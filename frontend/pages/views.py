@@ -19,6 +19,7 @@ from frontend.charts.compare_ids import MAX_COMPARED, MIN_COMPARED, CompareIdsEr
 from frontend.charts.digests import LEADERS_TOP, digest_overview
 from frontend.charts.kinds import KIND_CHOICES, KindError, kind_name, kinds_for
 from frontend.charts.selectors import (
+    compare_candidates,
     storage_system_get,
     system_submissions,
     visible_heads,
@@ -109,12 +110,14 @@ def compare_page(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("pages:compare") + "?" + urlencode({"ids": chosen}))
     raw = request.GET.get("ids", "")
     context: dict[str, Any] = {"ids": raw, "min": MIN_COMPARED, "max": MAX_COMPARED, "error": ""}
+    context.update(_system_search(request, raw))
     try:
         ids = parse_compare_ids(raw)
     except CompareIdsError as error:
-        # An empty form is an invitation, not a mistake.
-        context["error"] = str(error) if raw.strip() else ""
-        return render(request, "frontend/pages/compare.html", context, status=400 if raw.strip() else 200)
+        # An empty form, or one still being filled by searching systems, is an invitation, not a mistake.
+        choosing = not raw.strip() or bool(context["search"])
+        context["error"] = "" if choosing else str(error)
+        return render(request, "frontend/pages/compare.html", context, status=200 if choosing else 400)
     heads = visible_heads(user=request.user, ids=ids)
     missing = [pk for pk in ids if pk not in heads]
     if missing:
@@ -165,9 +168,47 @@ def version_warnings(submissions: list[dict[str, Any]]) -> list[str]:
     return warnings
 
 
+def _system_search(request: HttpRequest, raw_ids: str) -> dict[str, Any]:
+    """The search by system or institution name: its matches, each with the link that adds it to the
+    submissions chosen so far (kept as typed; the comparison checks them)."""
+    try:
+        search = free_text("system search", request.GET.get("q", ""))
+    except QueryValueError as problem:
+        return {"search": "", "search_error": str(problem), "candidates": []}
+    chosen = [part.strip() for part in raw_ids.split(",") if part.strip()]
+    candidates = [
+        {
+            "head": head,
+            "chosen": str(head.pk) in chosen,
+            "add_url": reverse("pages:compare")
+            + "?"
+            + urlencode({"ids": ",".join([*chosen, str(head.pk)]), "q": search}),
+        }
+        for head in compare_candidates(user=request.user, search=search)
+    ]
+    return {
+        "search": search,
+        "search_error": "",
+        "candidates": candidates,
+        "full": len(chosen) >= MAX_COMPARED,
+    }
+
+
+def ratio_text(ratio: float | None) -> str:
+    """A fraction of the best value with two significant digits, so that a small one never reads
+    "0.00": 0.83, 0.047, 0.0012, and below a ten-thousandth just "<0.0001"."""
+    if ratio is None:
+        return ""
+    if ratio >= 0.1:
+        return f"{ratio:.2f}"
+    if ratio < 0.0001:
+        return "<0.0001"
+    return f"{ratio:.2g}" if ratio >= 0.001 else f"{ratio:.5f}".rstrip("0")
+
+
 def _cells(row: dict[str, Any], submissions: list[dict[str, Any]]) -> dict[str, Any]:
     cells = [
-        {"submission": s, "value": v, "best": b, "relative": r}
+        {"submission": s, "value": v, "best": b, "relative": r, "relative_text": ratio_text(r)}
         for s, v, b, r in zip(submissions, row["values"], row["best"], row["relative"], strict=True)
     ]
     return {**row, "cells": cells}

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from frontend.charts.compare_ids import CompareIdsError, parse_compare_ids
 from submissions.models import Submission
-from tests.factories import add_phases, make_result, make_submission
+from tests.factories import add_phases, make_result, make_storage_system, make_submission
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +132,55 @@ def test_the_boxes_ticked_in_a_list_open_one_canonical_comparison(client):
     response = client.get("/compare/", {"id": ["12", "34"]})
     assert response.status_code == 302
     assert response["Location"] == "/compare/?ids=12%2C34"
+
+
+def test_small_fractions_of_the_best_keep_two_significant_digits():
+    from frontend.pages.views import ratio_text
+
+    assert [ratio_text(r) for r in (1.0, 0.834, 0.047, 0.0012, 0.00051, 0.00001, None)] == [
+        "1.00",
+        "0.83",
+        "0.047",
+        "0.0012",
+        "0.00051",
+        "<0.0001",
+        "",
+    ]
+
+
+def test_a_tiny_fraction_is_not_shown_as_zero_on_the_page(client):
+    fast = make_submission(bw=5000.0, md=100.0)
+    slow = make_submission(bw=1.0, md=100.0)
+    page = client.get("/compare/", {"ids": f"{fast.pk},{slow.pk}"}).content.decode()
+    assert "0.0002\u00d7" in page and "0.00\u00d7" not in page  # the multiplication sign
+
+
+def test_client_nodes_and_processes_have_rows_of_their_own(client):
+    fast, slow = compared_pair()
+    page = client.get("/compare/", {"ids": f"{fast.pk},{slow.pk}"}).content.decode()
+    assert 'data-role="run-nodes"' in page and 'data-role="run-tasks"' in page
+    assert "Client nodes" in page and "Processes" in page
+
+
+def test_a_search_by_system_name_offers_links_that_add_to_the_chosen_ones(client):
+    wanted = make_submission(storage_system=make_storage_system(name="Wolfhound"), score=50.0)
+    other = make_submission(storage_system=make_storage_system(name="Other"))
+    hidden = make_submission(
+        storage_system=make_storage_system(name="Wolfhound private"),
+        source=Submission.Source.UPLOAD,
+        submitter=User.objects.create_user("owner"),
+    )
+    response = client.get("/compare/", {"ids": str(other.pk), "q": "wolfhound"})
+    assert response.status_code == 200 and response.context["error"] == ""
+    page = response.content.decode()
+    assert f"?ids={other.pk}%2C{wanted.pk}&amp;q=wolfhound" in page
+    assert f"add #{hidden.pk}" not in page  # what the visitor may not see is not offered
+    followed = client.get("/compare/", {"ids": f"{other.pk},{wanted.pk}", "q": "wolfhound"})
+    assert followed.status_code == 200 and followed.context["data"] is not None
+    assert "chosen" in followed.content.decode()
+
+
+def test_a_search_that_is_no_typed_text_says_why(client):
+    response = client.get("/compare/", {"q": "\x07bell"})
+    assert response.status_code == 200
+    assert "system search" in response.context["search_error"]
