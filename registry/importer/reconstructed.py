@@ -48,8 +48,8 @@ TEN_NODE_SOURCE = (
     "since {rules_from} whose own outputs (IOR's nodes line, mdtest's launch line) show exactly 10 "
     "client nodes, the best per storage system; the declared node count is not used. {known} of the "
     "{total} runs of {release} have a node count their outputs show; the other {unknown} (no public "
-    "raw output, or an output that prints none) can be neither on nor off this list. io500.org's own "
-    "10-node {lists} of {release} are not in any public file."
+    "raw output, or an output that prints none) can be neither on nor off this list. The public data holds "
+    "none of io500.org's own 10-node {lists} of {release}."
 )
 
 

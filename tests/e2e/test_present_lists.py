@@ -33,16 +33,16 @@ def no_page_overflow(page: Any) -> bool:
 
 
 def trend_labels_clear_of_legends(page: Any) -> list[str]:
-    """Trend charts whose axis labels reach into their legend (the old rotated
-    "ISC25 (reconstructed)" did)."""
+    """Trend and share charts whose axis labels reach into their legend (the old rotated
+    "ISC25 (reconstructed)" did in both)."""
     clashes: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll('.chart[data-chart="trend"]')].flatMap((chart) => {
+        """() => [...document.querySelectorAll('.chart[data-chart="trend"], .chart[data-chart="shares"]')].flatMap((chart) => {
             const legend = chart.querySelector('.chart-legend');
             if (!legend) return [];
             const top = legend.getBoundingClientRect().top;
             return [...chart.querySelectorAll('svg text')]
               .filter((t) => t.getBoundingClientRect().bottom > top + 0.5)
-              .map((t) => `${chart.dataset.metric}: ${t.textContent}`);
+              .map((t) => `${chart.dataset.metric || chart.dataset.by}: ${t.textContent}`);
         })"""
     )
     return clashes
@@ -57,7 +57,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
     settings.MEDIA_ROOT = tmp_path / "media"
     subset = shared_subset(io500_data, tmp_path, {"738", "759"})
     call_command("import_io500", str(subset), stdout=io.StringIO())
-    releases = list(Release.objects.order_by("publication_date").values_list("slug", "name"))
+    releases = list(Release.objects.order_by("publication_date").values_list("slug", "name", "list_kinds"))
     base = live_server.url
     for width in WIDTHS:
         session = open_page(browser, viewport={"width": width, "height": 900})
@@ -95,8 +95,10 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         assert trend_labels_clear_of_legends(page) == []
         assert no_page_overflow(page), "history scrolls sideways"
 
-        for slug, name in releases:
-            page.goto(f"{base}/lists/{slug}/")
+        for slug, name, kinds in releases:
+            # /lists/<release>/ is the release's page (its lists and awards) once it published one: the
+            # tabs are on each list page.
+            page.goto(f"{base}/lists/{slug}/{kinds[0]}/")
             page.wait_for_load_state("networkidle")
             tabs = page.eval_on_selector_all(
                 "ul.tabs a", "links => links.map((a) => [a.dataset.kind, a.getAttribute('href')])"

@@ -10,8 +10,12 @@ function draw(el, data, d3) {
   }
   const categories = shares.categories;
   const width = widthOf(el, 380);
-  const height = 280;
-  const margin = { top: 10, right: 10, bottom: 56, left: 52 };
+  // Release names are written at -40 degrees below the bars: the bottom margin grows with the longest
+  // one ("ISC25 (reconstructed)"), so that a name never runs into the axis title or the legend.
+  const longest = d3.max(rows, (r) => r.release.length) || 4;
+  const bottom = Math.max(56, 36 + Math.ceil(longest * 6.2 * Math.sin((40 * Math.PI) / 180)));
+  const margin = { top: 10, right: 10, bottom, left: 52 };
+  const height = 224 + bottom;
   const svg = createSvg(el, width, height);
   const x = d3.scaleBand().domain(rows.map((r) => r.release)).range([margin.left, width - margin.right]).padding(0.18);
   const y = d3.scaleLinear().domain([0, 1]).range([height - margin.bottom, margin.top]);
