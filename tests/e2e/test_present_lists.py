@@ -36,7 +36,8 @@ def trend_labels_clear_of_legends(page: Any) -> list[str]:
     """Trend and share charts whose axis labels reach into their legend (the old rotated
     "ISC25 (reconstructed)" did in both)."""
     clashes: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll('.chart[data-chart="trend"], .chart[data-chart="shares"]')].flatMap((chart) => {
+        """() => [...document.querySelectorAll('.chart[data-chart="trend"], .chart[data-chart="shares"]')]
+            .flatMap((chart) => {
             const legend = chart.querySelector('.chart-legend');
             if (!legend) return [];
             const top = legend.getBoundingClientRect().top;
