@@ -93,23 +93,20 @@ class SubmissionHead:
     md: float | None
 
 
+# What a SubmissionHead is made of (one row per submission, see _head).
+_HEAD_FIELDS = ("pk", "updated_at", "release_id", "score", "bw", "md")
+_HEAD_NAMES = {
+    "release_name": F("release__name"),
+    "system_name": F("storage_system__name"),
+    "institution_name": F("storage_system__institution__name"),
+    "filesystem": F("storage_system__filesystem_type"),
+}
+
+
 def visible_heads(*, user: User | AnonymousUser, ids: Iterable[int]) -> dict[int, SubmissionHead]:
     """The submissions among `ids` this user may see, keyed by id (one query)."""
     rows = (
-        submission_visible_queryset(user=user)
-        .filter(pk__in=list(ids))
-        .values(
-            "pk",
-            "updated_at",
-            "release_id",
-            "score",
-            "bw",
-            "md",
-            release_name=F("release__name"),
-            system_name=F("storage_system__name"),
-            institution_name=F("storage_system__institution__name"),
-            filesystem=F("storage_system__filesystem_type"),
-        )
+        submission_visible_queryset(user=user).filter(pk__in=list(ids)).values(*_HEAD_FIELDS, **_HEAD_NAMES)
     )
     return {row["pk"]: _head(dict(row)) for row in rows}
 
@@ -128,18 +125,7 @@ def compare_candidates(*, user: User | AnonymousUser, search: str) -> list[Submi
             Q(storage_system__name__icontains=search) | Q(storage_system__institution__name__icontains=search)
         )
         .order_by(F("score").desc(nulls_last=True), "-pk")
-        .values(
-            "pk",
-            "updated_at",
-            "release_id",
-            "score",
-            "bw",
-            "md",
-            release_name=F("release__name"),
-            system_name=F("storage_system__name"),
-            institution_name=F("storage_system__institution__name"),
-            filesystem=F("storage_system__filesystem_type"),
-        )[:COMPARE_CANDIDATES_MAX]
+        .values(*_HEAD_FIELDS, **_HEAD_NAMES)[:COMPARE_CANDIDATES_MAX]
     )
     return [_head(dict(row)) for row in rows]
 
