@@ -182,7 +182,9 @@ HEADER_BOMBS = by_kind(
 )
 # Before the bound, a 1 GiB long-name header cost 11 GB and two minutes; refused, it costs nothing.
 HEADER_BOMB_PEAK_GROWTH_LIMIT_MIB = 64
-HEADER_BOMB_SECONDS_LIMIT = 5.0
+# CPU seconds of this process, not wall time: "at once" is about the work a bomb costs the reader,
+# which a machine busy with other work must not turn into a failure.
+HEADER_BOMB_CPU_SECONDS_LIMIT = 5.0
 
 
 @pytest.mark.parametrize("reader", READERS)
@@ -199,12 +201,14 @@ def test_header_bombs_and_damaged_gzip_are_refused_at_once_in_bounded_memory(
     reset_peak_rss(pid)
     before_kib = rss_kib(pid)
     started = time.monotonic()
+    cpu_started = time.process_time()
     with pytest.raises(rejection) as refused:
         read(archive, tmp_path / "out")
+    cpu_seconds = time.process_time() - cpu_started
     seconds = time.monotonic() - started
     growth_mib = (peak_rss_kib(pid) - before_kib) / 1024
     assert hostile.reason_matches(str(refused.value)), f"unhelpful reason {refused.value}"
-    assert seconds < HEADER_BOMB_SECONDS_LIMIT
+    assert cpu_seconds < HEADER_BOMB_CPU_SECONDS_LIMIT
     assert growth_mib < HEADER_BOMB_PEAK_GROWTH_LIMIT_MIB
     record(
         "header-bombs",
@@ -213,6 +217,7 @@ def test_header_bombs_and_damaged_gzip_are_refused_at_once_in_bounded_memory(
         reader=reader,
         bytes=archive.stat().st_size,
         seconds=round(seconds, 3),
+        cpu_seconds=round(cpu_seconds, 3),
         peak_growth_mib=round(growth_mib, 1),
         reason=str(refused.value)[:300],
         loadavg=Path("/proc/loadavg").read_text().split()[:3],
