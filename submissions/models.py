@@ -240,6 +240,12 @@ class SystemDescription(models.Model):
         blank=True,
         help_text="That file as read, when the description itself came from elsewhere.",
     )
+    runner_facts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The client facts the bundled runner wrote (client-facts.json) as read, with its path: "
+        "what the submitter's machine reported, not proof.",
+    )
 
     def __str__(self) -> str:
         return f"System description of {self.submission}"

@@ -72,7 +72,7 @@ def test_the_two_ranks_on_one_node_write_one_group_that_agrees_with_this_machine
     [memory] = [part for part in nodes["childs"] if part["type"] == "Memory"]
     assert memory["att"]["net capacity"] == f"{_mem_total_kib()} KiB"
     interfaces = data["runner"]["groups"][0]["network interfaces"]
-    expected = sorted(name for name in os.listdir("/sys/class/net") if name != "lo")
+    expected = sorted(path.name for path in Path("/sys/class/net").iterdir() if path.name != "lo")
     assert [nic["name"] for nic in interfaces] == expected
     for nic in interfaces:
         try:
@@ -94,9 +94,9 @@ def test_the_data_directory_mount_is_the_longest_matching_mount_point(resdir: Pa
 def test_no_hostname_or_address_is_written(resdir: Path) -> None:
     text = (resdir / FACTS_FILE).read_text()
     assert os.uname().nodename not in text
-    for name in os.listdir("/sys/class/net"):
+    for interface in Path("/sys/class/net").iterdir():
         try:
-            mac = Path(f"/sys/class/net/{name}/address").read_text().strip()
+            mac = (interface / "address").read_text().strip()
         except OSError:
             continue
         if mac and mac != "00:00:00:00:00:00":
