@@ -52,6 +52,9 @@ TYPED_FIELDS = (
     "client_kernel",
     "client_network",
     "client_network_gbps",
+    "client_memory_bytes",
+    "storage_device_count",
+    "storage_peak_bytes_s",
     "md_servers",
     "md_devices",
     "ds_servers",
@@ -283,6 +286,11 @@ def declared_system(submission: Submission) -> DeclaredSystem | None:
     if description.origin in (RUN_ORIGIN, RUNNER_FACTS_ORIGIN):
         from_run |= set(TYPED_FIELDS)
     memory, devices = _declared_hardware(description)
+    # Declared on the form (or as flat fields) wins over a community document's.
+    if "client_memory_bytes" not in from_run and description.client_memory_bytes:
+        memory = description.client_memory_bytes
+    if description.storage_device_count and description.storage_peak_bytes_s:
+        devices = (description.storage_device_count, description.storage_peak_bytes_s)
     network = None if "client_network_gbps" in from_run else description.client_network_gbps
     memory_source = network_source = DESCRIPTION
     # The runner's facts stand in only where the description declares nothing, and say so.
