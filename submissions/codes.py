@@ -99,7 +99,7 @@ CODES: dict[str, Code] = {
         INFO,
         "The client facts {path} that the bundled runner wrote gave {count} blank field(s) of the "
         "description; the plausibility checks use its memory and network speed where the description "
-        "declares none. They were {source}.",
+        "declares none. Each value it gave is marked with its source: {source}.",
     ),
     "runner-facts-problems": Code(
         WARNING,

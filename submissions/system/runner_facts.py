@@ -56,7 +56,7 @@ class ClientFacts:
     @property
     def source(self) -> str:
         when = self.collected[:10] or "an unknown date"
-        return f"reported by the runner on {when} in {self.path}, a declaration, not proof"
+        return f"the client facts reported by the runner on {when} in {self.path}, a declaration, not proof"
 
 
 def find_client_facts(folder: Path) -> FoundFacts | None:

@@ -296,9 +296,9 @@ def declared_system(submission: Submission) -> DeclaredSystem | None:
     # The runner's facts stand in only where the description declares nothing, and say so.
     reported = stored_client_facts(description)
     if reported is not None and memory is None and reported.memory_per_node_bytes:
-        memory, memory_source = reported.memory_per_node_bytes, f"the client facts {reported.source}"
+        memory, memory_source = reported.memory_per_node_bytes, reported.source
     if reported is not None and network is None and reported.network_gbps_per_node:
-        network, network_source = reported.network_gbps_per_node, f"the client facts {reported.source}"
+        network, network_source = reported.network_gbps_per_node, reported.source
     return DeclaredSystem(
         None if "client_nodes" in from_run else description.client_nodes,
         network,
@@ -338,6 +338,7 @@ def system_description_from_runner_facts(
     values: dict[str, Any] = {
         "client_kernel": facts.kernel,
         "client_network_gbps": facts.network_gbps_per_node,
+        "client_memory_bytes": facts.memory_per_node_bytes,
     }
     if facts.client_version and facts.client_version != "unknown":
         values["filesystem_version"] = facts.client_version

@@ -12,53 +12,11 @@ import pytest
 
 from submissions.models import Finding, Submission, SystemDescription
 from tests.submissions.helpers import SYSTEM
+from tests.submissions.system.facts_files import FACTS_MEMBER, TIB_KIB, facts
 from tests.submissions.system.test_upload_paths import tarball_with
-from tests.support.data import submission_folder
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/submissions/"
-TIB_KIB = 2**30  # one TiB in the KiB the runner writes MemTotal in
-COLLECTED = "2026-11-20T08:00:00Z"
-# Where the runner leaves it: inside the result folder.
-FACTS_MEMBER = f"{submission_folder(33).name}/client-facts.json"
-
-
-def facts(memory: str = f"{900 * TIB_KIB} KiB", nic: dict[str, str] | None = None) -> bytes:
-    """A facts file as the runner writes it (runner/src/facts.c): one group of 10 identical nodes."""
-    interconnect = {"type": "Ethernet", "speed": "1 Gbit", "peak throughput": "125000 KB/s"}
-    nodes = {
-        "type": "Nodes",
-        "att": {"kernel version": "6.1.0-runner", "count": 10},
-        "childs": [
-            {"type": "Processor", "att": {"model": "Test CPU", "cores per socket": 4}, "childs": []},
-            {"type": "Memory", "att": {"net capacity": memory}, "childs": []},
-            {"type": "Interconnect", "att": nic if nic is not None else interconnect, "childs": []},
-        ],
-    }
-    data = {
-        "DATA": {
-            "type": "Site",
-            "att": {},
-            "childs": [{"type": "Supercomputer", "att": {}, "childs": [nodes]}],
-        },
-        "runner": {
-            "version": "io500-runner-1.0.0",
-            "collected": COLLECTED,
-            "nodes": 10,
-            "groups": [
-                {
-                    "count": 10,
-                    "data directory": {
-                        "mount point": "/lustre",
-                        "file system": "lustre",
-                        "mount options": "rw,flock",
-                        "client version": "2.15.4",
-                    },
-                }
-            ],
-        },
-    }
-    return json.dumps(data).encode()
 
 
 def _upload(api: Any, capture: Any, members: dict[str, bytes], system: dict[str, Any] | None) -> Submission:
@@ -86,8 +44,11 @@ def test_facts_fill_an_empty_description_and_say_who_reported_them(
     assert description.client_kernel == "6.1.0-runner"
     assert description.filesystem_version == "2.15.4"
     assert description.client_network_gbps == pytest.approx(1.0)
+    assert description.client_memory_bytes == 900 * 2**40
     source = description.field_sources["client_kernel"]
-    assert source.startswith("reported by the runner on 2026-11-20") and "not proof" in source
+    assert (
+        source.startswith("the client facts reported by the runner on 2026-11-20") and "not proof" in source
+    )
     assert "runner-facts-read" in _codes(submission)
 
 
@@ -95,11 +56,17 @@ def test_a_declared_value_wins_over_the_facts(
     api_client_for: Any, submitter: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     api = api_client_for(submitter)
-    system = {**SYSTEM, "client_kernel": "5.14.0-declared"}
+    system = {**SYSTEM, "client_kernel": "5.14.0-declared", "client_memory_bytes": "2 TiB"}
     submission = _upload(api, django_capture_on_commit_callbacks, {FACTS_MEMBER: facts()}, system)
     description = SystemDescription.objects.get()
     assert description.client_kernel == "5.14.0-declared" and "client_kernel" not in description.field_sources
     assert description.client_network_gbps == 200  # declared in SYSTEM
+    assert (
+        description.client_memory_bytes == 2 * 2**40
+        and "client_memory_bytes" not in description.field_sources
+    )
+    cache = Finding.objects.get(submission=submission, code="plausibility-cache")
+    assert "(memory from the system description)" in cache.message and "2,048.0 GiB" in cache.message
     # The network check therefore uses the declared 200 Gbit/s, not the facts' 1 Gbit/s (which flags).
     network = Finding.objects.filter(submission=submission, code="plausibility-network")
     assert not any("client facts" in f.message for f in network)
