@@ -180,7 +180,9 @@ static void put_interconnects(text_t *t, text_t *names) {
   bool first = true;
   for (int i = 0; i < n; i++) {
     const char *name = list[i]->d_name;
-    if (name[0] == '.' || strcmp(name, "lo") == 0 || t->len + 512 > t->cap || names->len + 512 > names->cap) {
+    /* Room is kept for the names and the data directory that follow the interfaces in the node's text. */
+    if (name[0] == '.' || strcmp(name, "lo") == 0 || t->len + names->len + 4608 > t->cap ||
+        names->len + 512 > names->cap) {
       free(list[i]);
       continue;
     }
@@ -333,7 +335,11 @@ static void node_facts(char *out, size_t cap) {
   put(&t, ", \"network interfaces\": [%s], ", nics_buf);
   put_data_directory(&t);
   put(&t, "}");
-  out[t.len < cap ? t.len : cap - 1] = '\0';
+  if (t.len >= t.cap) {
+    /* Cut short (a node with very many interfaces or very long mount names): a valid node that says so. */
+    snprintf(out, cap, "{\"type\": \"Nodes\", \"att\": {\"count\": @COUNT@}, \"childs\": []}\t"
+                       "{\"count\": @COUNT@, \"cut short\": true}");
+  }
 }
 
 /* Writes `text` with every @COUNT@ replaced by `count`. */
