@@ -10,7 +10,9 @@ import pytest
 from django.urls import reverse
 
 from submissions.models import Finding, Submission, SystemDescription
+from submissions.review.services import system_description_edit, system_description_values
 from tests.submissions.helpers import SYSTEM, real_tarball
+from tests.submissions.review.helpers import client_for, open_release, verified_upload
 
 pytestmark = pytest.mark.django_db
 GIB = 2**30
@@ -76,3 +78,14 @@ def test_a_wrong_amount_is_refused_with_a_sentence(alice_client: Any, value: str
     assert response.status_code == 400
     assert named in response.content.decode()
     assert not Submission.objects.exists()
+
+
+def test_the_submitter_declares_memory_later_and_the_edit_page_shows_it_in_its_unit(submitter: Any) -> None:
+    draft = verified_upload(submitter, open_release())
+    system_description_edit(user=submitter, submission=draft, fields={"client_memory_bytes": "1 TiB"})
+    description = SystemDescription.objects.get(submission=draft)
+    assert description.client_memory_bytes == 2**40
+    # Shown back in GiB with its unit: saving the page unchanged keeps 1 TiB, not 2**40 GiB.
+    assert system_description_values(description)["client_memory_bytes"] == "1024 GiB"
+    page = client_for(submitter).get(f"/submissions/{draft.pk}/system/").content.decode()
+    assert 'name="client_memory_bytes"' in page and 'value="1024 GiB"' in page
