@@ -37,6 +37,7 @@ def test_facts_the_runner_reported_are_marked_as_such_on_the_submission_page(
 
     page.goto(f"{base}/submissions/upload/")
     assert page.locator("[name=client_memory_bytes]").count() == 1
+    screenshot(page.locator("form.upload-form"), "upload-hardware-fields")
     page.set_input_files("[name=archive]", str(tarball))
     for name, value in {
         "system_name": "Reported Nodes",
