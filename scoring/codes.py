@@ -610,8 +610,9 @@ CODES: dict[str, Code] = {
     "plausibility-cache": Code(
         WARNING,
         "ior-easy-write and ior-hard-write wrote {written:,.1f} GiB, {per_node:,.1f} GiB per client node "
-        "on {nodes} node(s), less than the {memory:,.1f} GiB of memory each client node has: the data fits "
-        "in the clients' memory, so the reads may have been served from a cache, not storage. IO500 expects "
+        "on {nodes} node(s), less than the {memory:,.1f} GiB of memory each client node has "
+        "({memory_source}): the data fits in the clients' memory, so the reads may have been served "
+        "from a cache, not storage. IO500 expects "
         "the data written per node to exceed the node's memory (IO500/io500 issue #88) and refuses results "
         "inflated by caching; MLPerf Storage asks for data of at least 5 times the clients' memory. Write "
         "more data per node (a larger ior-easy block size).",
@@ -631,7 +632,8 @@ CODES: dict[str, Code] = {
     "plausibility-network": Code(
         ERROR,
         "{phase} reached {value:,.2f} GiB/s, but {nodes} client node(s) with {gbps:g} Gbit/s each can move "
-        "at most {ceiling:,.2f} GiB/s: faster than the declared client network. The data was served from a "
+        "at most {ceiling:,.2f} GiB/s ({gbps_source}): faster than the declared client network. The data "
+        "was served from a "
         "cache on the clients, or the description declares the network (or the node count) wrongly; "
         "correct the description if the storage servers run on the client nodes.",
     ),

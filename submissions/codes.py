@@ -94,6 +94,18 @@ CODES: dict[str, Code] = {
         INFO,
         "The system description file {path} in the archive gave {count} field(s) of the description.{unread}",
     ),
+    # --- the bundled runner's client facts (submissions/system/runner_facts.py) ---
+    "runner-facts-read": Code(
+        INFO,
+        "The client facts {path} that the bundled runner wrote gave {count} blank field(s) of the "
+        "description; the plausibility checks use its memory and network speed where the description "
+        "declares none. Each value it gave is marked with its source: {source}.",
+    ),
+    "runner-facts-problems": Code(
+        WARNING,
+        "The client facts file {path} could not be read in full; what is not believable was not used: "
+        "{problems}",
+    ),
     # --- the runs already stored, the archive itself (submissions/ingest/record.py) ---
     "run-already-submitted": Code(
         WARNING,

@@ -19,6 +19,7 @@ from submissions.json_input import MAX_BYTES, JsonRefused, loads_bounded
 from submissions.models import EXTRA_FILE_FIELDS, ListCategory
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
 from submissions.system.files import SystemFileUnreadable, read_system_upload
+from submissions.system.hardware_fields import QUANTITY_FIELDS, quantity_help
 
 REQUIRED_SYSTEM_FIELDS = (
     "system_name",
@@ -151,6 +152,13 @@ class SubmissionUploadForm(forms.Form):
             widget=BoundedTextInput,
             help_text='In Gbit/s, e.g. "100" or "200 Gbit/s".',
         )
+        for name, (label, _family, _unit) in QUANTITY_FIELDS.items():
+            self.fields[name] = forms.CharField(
+                label=label.capitalize(),
+                required=False,
+                widget=BoundedTextInput,
+                help_text=quantity_help(name),
+            )
 
     def clean_system_json(self) -> dict[str, Any]:
         text = self.cleaned_data.get("system_json", "").strip()
@@ -191,7 +199,7 @@ class SubmissionUploadForm(forms.Form):
     def system_fields(self) -> dict[str, Any]:
         """The description fields filled in on the form; they win over the same ones of the document."""
         fields: dict[str, Any] = {}
-        for name in (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD):
+        for name in (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD, *QUANTITY_FIELDS):
             value = self.cleaned_data.get(name)
             if value not in (None, ""):
                 fields[name] = value
@@ -202,4 +210,4 @@ class SubmissionUploadForm(forms.Form):
         return {kind: file for kind, file in files.items() if file}
 
     def system_field_names(self) -> list[str]:
-        return [*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD]
+        return [*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD, *QUANTITY_FIELDS]

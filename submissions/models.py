@@ -198,11 +198,20 @@ class SystemDescription(models.Model):
     client_network_gbps = models.FloatField(
         null=True, blank=True, help_text="Per-node client network bandwidth in Gbit/s."
     )
+    client_memory_bytes = models.FloatField(
+        null=True, blank=True, help_text="Memory per client node in bytes."
+    )
     md_servers = models.PositiveIntegerField(null=True, blank=True)
     md_devices = models.CharField(max_length=255, blank=True)
     ds_servers = models.PositiveIntegerField(null=True, blank=True)
     ds_devices = models.CharField(max_length=255, blank=True)
     server_network = models.CharField(max_length=255, blank=True)
+    storage_device_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The data storage devices whose peak throughput is declared."
+    )
+    storage_peak_bytes_s = models.FloatField(
+        null=True, blank=True, help_text="Peak throughput of all data storage devices together, bytes/s."
+    )
     # The IO500 part of the community schema (submissions/system).
     io500_version = models.CharField(max_length=128, blank=True)
     server_nodes = models.PositiveIntegerField(null=True, blank=True)
@@ -239,6 +248,12 @@ class SystemDescription(models.Model):
         default=dict,
         blank=True,
         help_text="That file as read, when the description itself came from elsewhere.",
+    )
+    runner_facts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The client facts the bundled runner wrote (client-facts.json) as read, with its path: "
+        "what the submitter's machine reported, not proof.",
     )
 
     def __str__(self) -> str:

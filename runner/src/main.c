@@ -15,6 +15,7 @@
 #include "report.h"
 #include "runner.h"
 #include "supported.h"
+#include "facts.h"
 #include "topology.h"
 #include "util.h"
 
@@ -464,6 +465,7 @@ int main(int argc, char **argv) {
   report_summary("IO500 version %s (standard)\n", RUNNER_VERSION);
   validate_options();
   prepare_data_directories();
+  write_client_facts();
   if (run.rank == 0) {
     fprintf(run.result, "\n");
   }

@@ -16,6 +16,7 @@ from scoring.codes import finding
 from scoring.hashes import phase_seed
 from scoring.model import Era, Finding, Phase, RunResult
 from scoring.rules.common import run_date, timestamp_of
+from scoring.tokens import seed_family
 
 IOR_HARD_PHASES = ("ior-hard-write", "ior-hard-read")
 MDTEST_HARD_PHASES = ("mdtest-hard-write", "mdtest-hard-stat", "mdtest-hard-read", "mdtest-hard-delete")
@@ -27,13 +28,6 @@ STONEWALL = "300"
 SHELL_STONEWALL_SINCE = dt.date(2018, 7, 14)  # io-500-dev added -D/-W and wear-out
 SHELL_MDTEST_VERIFY_SINCE = dt.date(2019, 9, 1)  # io-500-dev added mdtest -X in August 2019
 SEEDED_ERAS = (Era.C_ISC21, Era.C_SC21, Era.C_ISC25)
-SEED_FAMILIES: dict[str, str] = {
-    "ior-easy-": "ior-easy",
-    "ior-hard-": "ior-hard",
-    "mdtest-easy-": "mdtest-easy",
-    "mdtest-hard-": "mdtest-hard",
-    "mdworkbench-": "md-workbench",
-}
 # The version the registry's own runner (runner/) prints and hashes, e.g. "io500-runner-1.0.0".
 BUNDLED_RUNNER_RE = re.compile(r"^io500-runner-\d+\.\d+\.\d+$")
 VERSION_RE = re.compile(
@@ -159,13 +153,6 @@ def read_verification(run: RunResult) -> list[Finding]:
     return findings
 
 
-def _seed_family(name: str) -> str | None:
-    for prefix, family in SEED_FAMILIES.items():
-        if name.startswith(prefix):
-            return family
-    return None
-
-
 def seeds(run: RunResult) -> list[Finding]:
     if run.era not in SEEDED_ERAS:
         return []
@@ -174,7 +161,8 @@ def seeds(run: RunResult) -> list[Finding]:
         return []
     findings = []
     for phase in (*run.phases.values(), *run.extra_phases.values()):
-        family = _seed_family(phase.name)
+        # One table with the run-token check: ior-rnd4K-easy-read carries ior-easy's seed.
+        family = seed_family(phase.name)
         if family is None or not phase.command:
             continue
         expected = phase_seed(family, timestamp)

@@ -15,12 +15,13 @@ A value the description does not declare checks nothing: one info note says what
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.codes import finding
-from scoring.model import BW_PHASES, Finding, Phase, RunResult
+from scoring.model import BW_PHASES, Finding, Phase, RunResult, Severity
 
 GIB = 2**30
+DESCRIPTION = "the system description"
 GBIT = 1e9 / 8  # bytes per second in one Gbit/s
 RANDOM_READ = "ior-rnd4K-easy-read"
 # The data the read phases read back: what the two IOR write phases wrote and left in place.
@@ -50,6 +51,10 @@ class DeclaredFacts:
     network_gbps_per_node: float | None = None
     storage_devices: int | None = None
     storage_bytes_s: float | None = None
+    # Where each per-node value came from, named in the finding: the description, or the client facts
+    # the bundled runner reported (a declaration by the submitter's machine, not proof).
+    memory_source: str = DESCRIPTION
+    network_source: str = DESCRIPTION
 
 
 def _value(run: RunResult, name: str) -> Phase | None:
@@ -100,7 +105,7 @@ def plausibility_rules(run: RunResult) -> list[Finding]:
     return _random_read(run)
 
 
-def _cache(run: RunResult, nodes: int, memory: float) -> list[Finding]:
+def _cache(run: RunResult, nodes: int, memory: float, source: str) -> list[Finding]:
     written = written_bytes(run)
     if written is None:
         return []
@@ -114,6 +119,7 @@ def _cache(run: RunResult, nodes: int, memory: float) -> list[Finding]:
             nodes=nodes,
             per_node=per_node / GIB,
             memory=memory / GIB,
+            memory_source=f"memory from {source}",
         )
     ]
     write = _value(run, "ior-easy-write")
@@ -138,7 +144,7 @@ def network_ceiling_gib_s(nodes: int, gbps_per_node: float) -> float:
     return nodes * gbps_per_node * GBIT / GIB
 
 
-def _network(run: RunResult, nodes: int, gbps: float) -> list[Finding]:
+def _network(run: RunResult, nodes: int, gbps: float, source: str) -> list[Finding]:
     ceiling = network_ceiling_gib_s(nodes, gbps)
     found = []
     for name in LINK_PHASES:
@@ -152,8 +158,14 @@ def _network(run: RunResult, nodes: int, gbps: float) -> list[Finding]:
                     nodes=nodes,
                     gbps=gbps,
                     ceiling=ceiling,
+                    gbps_source=f"network speed from {source}",
                 )
             )
+    if source != DESCRIPTION:
+        # Only a declared network makes this an error: the interfaces a node lists may not be the
+        # whole fabric (RDMA adapters without a network interface are not seen), so what the runner
+        # reported is a warning for the committee, never the verdict.
+        found = [replace(item, severity=Severity.WARNING) for item in found]
     return found
 
 
@@ -196,11 +208,11 @@ def declared_plausibility_findings(run: RunResult, declared: DeclaredFacts | Non
         if declared.memory_per_node_bytes:
             if written_bytes(run) is None:
                 unchecked.append("data written against client memory (no IOR write phase tells its bytes)")
-            found.extend(_cache(run, min(counts), declared.memory_per_node_bytes))
+            found.extend(_cache(run, min(counts), declared.memory_per_node_bytes, declared.memory_source))
         else:
             unchecked.append("data written against client memory (memory per client node not declared)")
         if declared.network_gbps_per_node:
-            found.extend(_network(run, max(counts), declared.network_gbps_per_node))
+            found.extend(_network(run, max(counts), declared.network_gbps_per_node, declared.network_source))
         else:
             unchecked.append("bandwidth against the client network (network speed not declared)")
     if declared.storage_devices and declared.storage_bytes_s:

@@ -140,7 +140,10 @@ def _ingest_archive(submission: Submission, archive: Archive | None) -> Submissi
         )
     work = run_ingest_work(submission, archive)
     return ingest_store_verifications(
-        submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files
+        submission_id=submission.pk,
+        verifications=work.verifications,
+        system_files=work.system_files,
+        client_facts=work.client_facts,
     )
 
 

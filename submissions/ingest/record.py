@@ -21,10 +21,12 @@ from submissions.run_identity import run_fingerprint
 from submissions.run_tokens.services import run_token_redeem
 from submissions.system.archive_files import FoundSystemFile
 from submissions.system.checks import system_findings
+from submissions.system.runner_facts import FoundFacts
 from submissions.system.services import (
     declared_system,
     system_description_from_archive,
     system_description_from_run,
+    system_description_from_runner_facts,
 )
 from submissions.version_checks import version_findings
 
@@ -152,6 +154,7 @@ def ingest_store_verifications(
     submission_id: int,
     verifications: Sequence[Verification],
     system_files: Sequence[FoundSystemFile] = (),
+    client_facts: FoundFacts | None = None,
 ) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.select_for_update().get(pk=submission_id)
@@ -159,6 +162,9 @@ def ingest_store_verifications(
         # The archive's description file counts as declared; what the run shows is filled in after
         # the checks, so that it never confirms itself.
         description_findings = system_description_from_archive(submission=submission, files=system_files)
+        description_findings += system_description_from_runner_facts(
+            submission=submission, found=client_facts
+        )
         declared = declared_system(submission)
         # The listed run is the complete, latest one, never the best-scoring (scoring/primary.py).
         choice = choose_primary(verifications)

@@ -26,6 +26,7 @@ from submissions.archives import Digest, clean_original_name, copy_verified
 from submissions.ingest.unpack import ExtractionRejected, extract_archive
 from submissions.models import Archive, Submission
 from submissions.system.archive_files import FoundSystemFile, find_system_files
+from submissions.system.runner_facts import FoundFacts, find_client_facts
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class IngestWork:
 
     verifications: list[Verification]
     system_files: list[FoundSystemFile] = field(default_factory=list)
+    client_facts: FoundFacts | None = None
 
 
 def _progress(submission: Submission, percent: int) -> None:
@@ -152,7 +154,7 @@ def run_ingest_work(submission: Submission, archive: Archive) -> IngestWork:
         except SoftTimeLimitExceeded as exc:
             raise IngestRejected(_too_slow("verifying")) from exc
         _progress(submission, PROGRESS_VERIFIED)
-        return IngestWork(verifications, find_system_files(folder))
+        return IngestWork(verifications, find_system_files(folder), find_client_facts(folder))
 
 
 def _too_slow(stage: str) -> str:

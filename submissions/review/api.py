@@ -52,6 +52,7 @@ from submissions.selectors import submission_get_visible
 from submissions.serializers import SubmissionCreatedSerializer, SubmissionSummarySerializer
 from submissions.system.description import COUNT_FIELDS, FORM_FIELD_NAMES, MAX_TEXT, NETWORK_FIELD
 from submissions.system.files import MAX_PROBLEMS_LISTED
+from submissions.system.hardware_fields import QUANTITY_FIELDS
 from submissions.throttles import UploadThrottle
 
 _ERROR = inline_serializer(
@@ -272,6 +273,11 @@ def _system_field(name: str) -> serializers.Field[Any, Any, Any, Any]:
         return serializers.IntegerField(required=False, allow_null=True, help_text=label)
     if name == NETWORK_FIELD:
         return serializers.FloatField(required=False, allow_null=True, help_text=label)
+    if name in QUANTITY_FIELDS:
+        # A number in the field's base unit, or text with a unit ("512 GiB"), as the form takes it.
+        return serializers.CharField(
+            required=False, allow_blank=True, allow_null=True, max_length=64, help_text=label
+        )
     return serializers.CharField(
         required=False, allow_blank=True, allow_null=True, max_length=MAX_TEXT, help_text=label
     )

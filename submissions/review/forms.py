@@ -12,6 +12,7 @@ from submissions.models import EntryDecision, ListCategory, Reproducibility
 from submissions.review.models import QUESTIONNAIRE_MIN_WORDS, QUESTIONNAIRE_OPTIONAL, QUESTIONNAIRE_SECTIONS
 from submissions.review.rules import TRANSITIONS, Actor
 from submissions.system.description import COUNT_FIELDS, NETWORK_FIELD, TEXT_FIELDS
+from submissions.system.hardware_fields import QUANTITY_FIELDS, quantity_help
 
 
 class QuestionnaireForm(forms.Form):
@@ -117,6 +118,10 @@ class SystemEditForm(forms.Form):
             required=False,
             help_text='In Gbit/s, e.g. "100" or "200 Gbit/s".',
         )
+        for name, (label, _family, _unit) in QUANTITY_FIELDS.items():
+            self.fields[name] = forms.CharField(
+                label=label.capitalize(), required=False, help_text=quantity_help(name)
+            )
 
 
 class ReplaceForm(forms.Form):

@@ -88,7 +88,10 @@ def _rerun(submission: Submission) -> Submission:
             raise
         return ingest_store_rejection(submission_id=submission.pk, reason=str(rejected))
     return ingest_store_verifications(
-        submission_id=submission.pk, verifications=work.verifications, system_files=work.system_files
+        submission_id=submission.pk,
+        verifications=work.verifications,
+        system_files=work.system_files,
+        client_facts=work.client_facts,
     )
 
 

@@ -52,6 +52,7 @@ from submissions.system.description import (
     TEXT_FIELDS,
     system_description_clean,
 )
+from submissions.system.hardware_fields import QUANTITY_FIELDS, quantity_text
 from submissions.system.recheck import system_checks_rerun
 from submissions.system.services import storage_system_link
 
@@ -239,12 +240,18 @@ SYSTEM_LABELS = {
     **{name: label.capitalize() for name, label in TEXT_FIELDS.items()},
     **{name: label.capitalize() for name, label in COUNT_FIELDS.items()},
     NETWORK_FIELD: "Client network bandwidth per node (Gbit/s)",
+    **{name: label.capitalize() for name, (label, _family, _unit) in QUANTITY_FIELDS.items()},
 }
 
 
 def system_description_values(description: SystemDescription | None) -> dict[str, Any]:
     """The fields a submitter edits, as stored (blank for a submission without a description)."""
-    return {name: getattr(description, name) if description else None for name in FORM_FIELD_NAMES}
+    values = {name: getattr(description, name) if description else None for name in FORM_FIELD_NAMES}
+    # Amounts as the form takes them back (a bare number would be read in the default unit).
+    return {
+        name: quantity_text(name, value) if name in QUANTITY_FIELDS else value
+        for name, value in values.items()
+    }
 
 
 def _blank(value: Any) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.model import Finding, RunResult, Severity
-from scoring.rules.plausibility import DeclaredFacts, declared_plausibility_findings
+from scoring.rules.plausibility import DESCRIPTION, DeclaredFacts, declared_plausibility_findings
 from submissions.codes import finding
 
 TEN_NODES = 10
@@ -26,6 +26,8 @@ class DeclaredSystem:
     client_memory_bytes: float | None = None  # per client node
     storage_devices: int | None = None  # the data devices declared with their peak throughput
     storage_bytes_s: float | None = None  # their summed peak throughput
+    memory_source: str = DESCRIPTION  # where the memory and network values came from
+    network_source: str = DESCRIPTION
 
 
 def _node_findings(run: RunResult, declared: DeclaredSystem | None, ten_node: bool) -> list[Finding]:
@@ -64,6 +66,8 @@ def _plausibility_findings(run: RunResult, declared: DeclaredSystem | None) -> l
         network_gbps_per_node=declared.client_network_gbps,
         storage_devices=declared.storage_devices,
         storage_bytes_s=declared.storage_bytes_s,
+        memory_source=declared.memory_source,
+        network_source=declared.network_source,
     )
     return declared_plausibility_findings(run, facts)
 

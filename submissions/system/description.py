@@ -35,6 +35,7 @@ from submissions.system.document import (
 )
 from submissions.system.extract import fields_from_document
 from submissions.system.files import MAX_PROBLEMS_LISTED, listed_problems
+from submissions.system.hardware_fields import DEVICE_COUNT_FIELD, QUANTITY_FIELDS, clean_quantity
 
 TEXT_FIELDS: dict[str, str] = {
     "system_name": "system name",
@@ -55,6 +56,7 @@ COUNT_FIELDS: dict[str, str] = {
     "procs_per_node": "processes per client node",
     "md_servers": "number of metadata servers",
     "ds_servers": "number of data servers",
+    DEVICE_COUNT_FIELD: "number of data storage devices",
 }
 NETWORK_FIELD = "client_network_gbps"
 # Typed fields the community schema's IO500 part adds (flat names accepted too where they exist).
@@ -71,7 +73,7 @@ SCHEMA_AMOUNT_FIELDS: dict[str, str] = {
 }
 SCHEMA_FLAG_FIELDS: dict[str, str] = {"exclusive_usage": "exclusive use of the system for the run"}
 # The registry's flat names a submitter may give one by one (upload form fields, API form fields).
-FORM_FIELD_NAMES = (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD)
+FORM_FIELD_NAMES = (*TEXT_FIELDS, *COUNT_FIELDS, NETWORK_FIELD, *QUANTITY_FIELDS)
 MAX_TEXT = 255
 MAX_COUNT = 10_000_000
 MAX_GBPS = 100_000.0
@@ -143,6 +145,7 @@ _TYPED_NAMES = (
     *SCHEMA_COUNT_FIELDS,
     *SCHEMA_AMOUNT_FIELDS,
     *SCHEMA_FLAG_FIELDS,
+    *QUANTITY_FIELDS,
 )
 KNOWN_FLAT_NAMES = frozenset(
     prefix + name
@@ -298,6 +301,8 @@ def _cleaner(name: str) -> tuple[str, Any]:
     ):
         if name in table:
             return table[name], function
+    if name in QUANTITY_FIELDS:
+        return QUANTITY_FIELDS[name][0], lambda _label, value: clean_quantity(name, value)
     return "client network bandwidth", lambda _label, value: parse_gbps(value)
 
 

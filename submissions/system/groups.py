@@ -173,6 +173,8 @@ _PLACES: dict[str, list[tuple[str, str, str, Any]]] = {
         ("count", "ds_servers", "Data servers", _shown),
         ("StorageMedia", "ds_devices", "Devices", _shown),
         ("Interconnect", "server_network", "Network", _shown),
+        ("StorageMedia", "storage_device_count", "Devices with a declared peak throughput", _shown),
+        ("peak throughput", "storage_peak_bytes_s", "Peak throughput of those devices", _bytes_per_second),
     ],
     "Supercomputer": [("name", "system_name", "System name", _shown)],
     "Nodes": [
@@ -180,6 +182,7 @@ _PLACES: dict[str, list[tuple[str, str, str, Any]]] = {
         ("kernel version", "client_kernel", "Kernel", _shown),
         ("Interconnect", "client_network", "Client network", _shown),
         ("speed", "client_network_gbps", "Bandwidth per node", _gbps),
+        ("Memory", "client_memory_bytes", "Memory per node", _bytes),
     ],
 }
 _SCHEME_OF_PART = {"Metadata servers": "Servers", "Data servers": "Servers"}

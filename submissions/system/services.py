@@ -10,6 +10,7 @@ and a re-ingest first takes back what the previous one filled, so it never piles
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.db.models import CharField
 
 from scoring.model import Finding as ScoringFinding
 from scoring.model import RunResult
+from scoring.rules.plausibility import DESCRIPTION
 from submissions.codes import finding
 from submissions.models import Institution, StorageSystem, Submission, SystemDescription
 from submissions.system.archive_files import FoundSystemFile
@@ -31,10 +33,12 @@ from submissions.system.document import is_community_document, read_document
 from submissions.system.extract import client_memory_bytes, storage_devices
 from submissions.system.files import SystemFileUnreadable, read_system_text
 from submissions.system.from_run import facts_from_run
+from submissions.system.runner_facts import ClientFacts, FoundFacts, read_client_facts
 
 ARCHIVE_ORIGIN = "archive file"
 RUN_ORIGIN = "the run's outputs"
-DERIVED_ORIGINS = (ARCHIVE_ORIGIN, RUN_ORIGIN)
+RUNNER_FACTS_ORIGIN = "the runner's client facts"
+DERIVED_ORIGINS = (ARCHIVE_ORIGIN, RUN_ORIGIN, RUNNER_FACTS_ORIGIN)
 TYPED_FIELDS = (
     "system_name",
     "institution_name",
@@ -48,6 +52,9 @@ TYPED_FIELDS = (
     "client_kernel",
     "client_network",
     "client_network_gbps",
+    "client_memory_bytes",
+    "storage_device_count",
+    "storage_peak_bytes_s",
     "md_servers",
     "md_devices",
     "ds_servers",
@@ -105,6 +112,7 @@ def system_description_store(*, submission: Submission, clean: CleanSystem, orig
             "field_sources": {},
             "archive_file": "",
             "archive_data": {},
+            "runner_facts": {},
         },
     )
     storage_system_link(submission, clean)
@@ -121,6 +129,7 @@ def _take_back_derived(description: SystemDescription) -> SystemDescription | No
     description.field_sources = {}
     description.archive_file = ""
     description.archive_data = {}
+    description.runner_facts = {}
     return description
 
 
@@ -274,13 +283,66 @@ def declared_system(submission: Submission) -> DeclaredSystem | None:
         for name, source in description.field_sources.items()
         if not str(source).startswith(ARCHIVE_ORIGIN)
     }
-    if description.origin == RUN_ORIGIN:
+    if description.origin in (RUN_ORIGIN, RUNNER_FACTS_ORIGIN):
         from_run |= set(TYPED_FIELDS)
     memory, devices = _declared_hardware(description)
+    # Declared on the form (or as flat fields) wins over a community document's.
+    if "client_memory_bytes" not in from_run and description.client_memory_bytes:
+        memory = description.client_memory_bytes
+    if description.storage_device_count and description.storage_peak_bytes_s:
+        devices = (description.storage_device_count, description.storage_peak_bytes_s)
+    network = None if "client_network_gbps" in from_run else description.client_network_gbps
+    memory_source = network_source = DESCRIPTION
+    # The runner's facts stand in only where the description declares nothing, and say so.
+    reported = stored_client_facts(description)
+    if reported is not None and memory is None and reported.memory_per_node_bytes:
+        memory, memory_source = reported.memory_per_node_bytes, reported.source
+    if reported is not None and network is None and reported.network_gbps_per_node:
+        network, network_source = reported.network_gbps_per_node, reported.source
     return DeclaredSystem(
         None if "client_nodes" in from_run else description.client_nodes,
-        None if "client_network_gbps" in from_run else description.client_network_gbps,
+        network,
         client_memory_bytes=memory,
         storage_devices=devices[0] if devices else None,
         storage_bytes_s=devices[1] if devices else None,
+        memory_source=memory_source,
+        network_source=network_source,
     )
+
+
+def stored_client_facts(description: SystemDescription) -> ClientFacts | None:
+    """The runner's client facts kept with the description, read again (the reading may improve)."""
+    stored = description.runner_facts
+    if not isinstance(stored, dict) or not stored.get("path"):
+        return None
+    return read_client_facts(FoundFacts(str(stored["path"]), json.dumps(stored.get("data"))))
+
+
+def system_description_from_runner_facts(
+    *, submission: Submission, found: FoundFacts | None
+) -> list[ScoringFinding]:
+    """Keep the runner's client facts with the description and fill its blank fields from them (the
+    submitter's own entries win); findings say what was read and what was not believable."""
+    if found is None:
+        return []
+    facts = read_client_facts(found)
+    findings: list[ScoringFinding] = []
+    if facts.problems:
+        findings.append(finding("runner-facts-problems", path=found.path, problems=_listed(facts.problems)))
+    if not facts.data:
+        return findings
+    description = SystemDescription.objects.filter(submission=submission).first()
+    if description is None:
+        description = SystemDescription(submission=submission, origin=RUNNER_FACTS_ORIGIN)
+    description.runner_facts = {"path": found.path, "data": facts.data}
+    values: dict[str, Any] = {
+        "client_kernel": facts.kernel,
+        "client_network_gbps": facts.network_gbps_per_node,
+        "client_memory_bytes": facts.memory_per_node_bytes,
+    }
+    if facts.client_version and facts.client_version != "unknown":
+        values["filesystem_version"] = facts.client_version
+    filled = _fill_blanks(description, values, facts.source)
+    description.save()
+    findings.append(finding("runner-facts-read", path=found.path, count=len(filled), source=facts.source))
+    return findings

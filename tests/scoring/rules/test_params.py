@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
+from scoring.hashes import phase_seed
 from scoring.model import Era, RunResult, Severity
 from scoring.rules.params import is_bundled_runner, is_release_version, param_rules
-from tests.scoring.run_builders import make_phase, make_run
+from tests.scoring.run_builders import TIMESTAMP, make_phase, make_run
 
 
 def with_command(name: str, old: str, new: str, era: Era = Era.C_SC21) -> RunResult:
@@ -90,6 +91,24 @@ def test_it_rejects_a_seed_that_does_not_follow_from_the_timestamp() -> None:
     findings = param_rules(run)
     assert {f.code for f in findings} == {"seed-mismatch"}
     assert {f.phase for f in findings} == set(run.phases) - {"find"}
+
+
+def _with_random_read(seed: int) -> RunResult:
+    """The run with the unscored ior-rnd4K-easy-read, whose command carries `seed` (IO500/io500
+    src/phase_ior_rnd4k_easy_read.c adds ior-easy's parameters, its -G seed included)."""
+    run = make_run()
+    command = (
+        f"./ior -C -Q 2 -g -G={seed} -k -e -o /d/ior-easy/f -t 4096 -b 4096 -s 10000000 -F -r -R "
+        "-z -z -D 300 -a POSIX -O stoneWallingWearOut=1"
+    )
+    run.extra_phases["ior-rnd4K-easy-read"] = make_phase("ior-rnd4K-easy-read", 0.5, command=command)
+    return run
+
+
+def test_the_random_4k_read_is_held_to_ior_easys_seed() -> None:
+    assert codes(_with_random_read(phase_seed("ior-easy", TIMESTAMP))) == []
+    findings = param_rules(_with_random_read(phase_seed("ior-hard", TIMESTAMP)))
+    assert [(f.code, f.phase) for f in findings] == [("seed-mismatch", "ior-rnd4K-easy-read")]
 
 
 def test_seeds_are_not_checked_before_isc21() -> None:

@@ -95,6 +95,28 @@ def test_a_50_gib_s_claim_on_1_gbe_is_an_error() -> None:
     assert {f.phase for f in network} == set(BW_PHASES)
 
 
+def test_each_finding_names_where_its_memory_and_network_came_from() -> None:
+    run = _runner_like(0.4, 0.1, **{"ior-easy-write": 50.0})
+    declared = DeclaredFacts(client_nodes=1, memory_per_node_bytes=64 * GIB, network_gbps_per_node=1.0)
+    by_code = {f.code: f for f in declared_plausibility_findings(run, declared)}
+    assert "(memory from the system description)" in by_code["plausibility-cache"].message
+    assert "(network speed from the system description)" in by_code["plausibility-network"].message
+    reported = "the client facts reported by the runner on 2026-11-20"
+    facts = dataclasses.replace(declared, memory_source=reported, network_source=reported)
+    by_code = {f.code: f for f in declared_plausibility_findings(run, facts)}
+    assert f"memory from {reported}" in by_code["plausibility-cache"].message
+    assert f"network speed from {reported}" in by_code["plausibility-network"].message
+
+
+def test_a_network_only_the_runner_reported_is_a_warning_not_an_error() -> None:
+    # The interfaces a node lists may miss an RDMA fabric: the runner's facts never decide a verdict.
+    run = make_run(nodes=4)
+    run.phases["ior-easy-write"] = make_phase("ior-easy-write", 50.0)
+    facts = DeclaredFacts(client_nodes=4, network_gbps_per_node=1.0, network_source="the client facts")
+    network = [f for f in declared_plausibility_findings(run, facts) if f.code == "plausibility-network"]
+    assert network and all(f.severity is Severity.WARNING for f in network)
+
+
 def test_bandwidth_within_the_network_is_not_flagged() -> None:
     run = make_run(nodes=10)  # at most 17.2 GiB/s; 10 x 200 Gbit/s carry 232.8 GiB/s
     assert network_ceiling_gib_s(10, 200) == pytest.approx(232.83, abs=0.01)

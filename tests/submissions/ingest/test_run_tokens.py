@@ -187,3 +187,18 @@ def test_a_run_edited_to_name_a_fresh_token_is_refused_by_its_seeds(
     assert {f.phase for f in mismatches} >= {"ior-easy-write", "mdtest-hard-write"}
     assert any("in the tool's output" in f.message for f in mismatches)
     assert any("in result.txt" in f.message for f in mismatches)
+
+
+def test_a_runner_run_far_below_its_hosts_memory_is_flagged_cache_by_the_runners_own_facts(
+    token_run: TokenRun, submitter: Any, release: Release, create: Any
+) -> None:
+    # No description declares memory: the client-facts.json the runner packed reports this host's
+    # MemTotal, far above the little the two ranks wrote (issue 27, docs/plausibility.md).
+    _issue(token_run.token, submitter, release, token_run.started_before)
+    archive = ContentFile(token_run.archive.read_bytes(), name=token_run.archive.name)
+    submission, _ = create(submitter, archive, release=release)
+    _token_findings(submission)  # ingested (invalid only for its 2-second stonewall)
+    cache = Finding.objects.get(submission=submission, code="plausibility-cache")
+    assert "memory from the client facts reported by the runner on" in cache.message
+    read = Finding.objects.get(submission=submission, code="runner-facts-read")
+    assert "client-facts.json" in read.message
