@@ -114,3 +114,22 @@ def list_messaging_status(provenance: str) -> MessagingStatus:
     if is_official_provenance(provenance):
         return messaging_status(on_official_list=True)
     return MessagingStatus(UNVERIFIED, f"Unverified for this place: {RECONSTRUCTED_NOTE}")
+
+
+def inter_list_warning(lists_by_run: dict[int, set[tuple[str, str]]]) -> str:
+    """Why runs compared side by side are no comparison the policy allows, else "": they share no
+    ranked IO500 list (one release, one kind). `lists_by_run` names each run's lists as
+    (release, list name) pairs."""
+    if len(lists_by_run) < 2:
+        return ""
+    shared = set.intersection(*lists_by_run.values())
+    if shared:
+        return ""
+    placed = []
+    for pk, lists in lists_by_run.items():
+        names = ", ".join(f"{kind} list at {release}" for release, kind in sorted(lists)) or "no IO500 list"
+        placed.append(f"#{pk}: {names}")
+    return (
+        "These runs are not all on one IO500 list (" + "; ".join(placed) + "). The IO500 Messaging "
+        f"Policy: “{NO_INTER_LIST_RULE}” Quote each result with its own list and term."
+    )
