@@ -281,12 +281,12 @@ class ListIndexView(APIView):
 
 class ClaimListSerializer(serializers.Serializer[dict[str, Any]]):
     release = serializers.CharField()
-    label = serializers.CharField()
+    name = serializers.CharField(help_text='The list\'s name as published, e.g. "SC18*".')
     kind = serializers.CharField()
     kind_label = serializers.CharField()
     version = serializers.IntegerField()
     status = serializers.CharField()
-    provenance = serializers.ChoiceField(choices=ListSnapshot.Provenance.choices)
+    provenance = serializers.CharField(help_text="recorded, reconstructed or published_here.")
     provenance_label = serializers.CharField()
     official = serializers.BooleanField(help_text="False for a list reconstructed here: no IO500 list.")
     url = serializers.URLField()
@@ -322,10 +322,10 @@ class ClaimCheckSerializer(serializers.Serializer[dict[str, Any]]):
     reasons = serializers.ListField(child=serializers.CharField())
     list = ClaimListSerializer(allow_null=True)
     entry = ClaimEntrySerializer(allow_null=True)
-    messaging_term = serializers.ChoiceField(
-        choices=["verified", "unverified"],
+    messaging_term = serializers.CharField(
         allow_null=True,
-        help_text="The IO500 Messaging Policy term of the entry found (verified: on a published IO500 list).",
+        help_text="The IO500 Messaging Policy term of the entry found: verified (on a published IO500 list) "
+        "or unverified.",
     )
     citation = serializers.CharField(allow_null=True, help_text="The placement as the policy asks it quoted.")
     policy = inline_serializer(

@@ -107,7 +107,7 @@ class ClaimCheck:
             if snapshot is None
             else {
                 "release": snapshot.release.name,
-                "label": snapshot.label or snapshot.release.name,
+                "name": snapshot.label or snapshot.release.name,
                 "kind": snapshot.kind,
                 "kind_label": kind_label(snapshot.kind),
                 "version": snapshot.version,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from registry.core.messaging import VERIFIED_DEFINITION
 from scoring.model import PHASE_ORDER
 from scoring.readers.phases import unit_of
 from scoring.rules.score import EXTENDED_BW_PHASES, EXTENDED_MD_PHASES
@@ -86,6 +87,13 @@ IDENTITY_COLUMNS = (
     Column("list_status", TEXT, "published, or superseded by a corrected version."),
     Column("list_published_at", TEXT, "When the list was published (ISO 8601)."),
     Column("list_official", BOOLEAN, "False for a reconstructed list, which no IO500 committee published."),
+    Column(
+        "messaging_term",
+        TEXT,
+        "The IO500 Messaging Policy's term for quoting this entry: verified (on a published IO500 list: "
+        "recorded as io500.org published it, or published here by the committee) or unverified (a list "
+        "reconstructed here, which is no IO500 list). The policy: " + VERIFIED_DEFINITION,
+    ),
     Column("list_url", TEXT, "Permalink of the list (this version)."),
     Column(
         "verdict",

@@ -1,0 +1,86 @@
+"""The IO500 Messaging Policy's "verified" and "unverified" (registry.core.messaging) in every API
+record, download and citation, with the real lists io500.org published."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from django.test import Client
+
+from registry.core.messaging import UNVERIFIED, VERIFIED, list_messaging_status, messaging_status
+from registry.models import ListEntry, ListSnapshot
+from submissions.models import Submission
+
+
+def recorded_entry() -> ListEntry:
+    found = ListEntry.objects.filter(snapshot__provenance=ListSnapshot.Provenance.RECORDED).first()
+    assert found is not None
+    return found
+
+
+def only_reconstructed() -> Submission:
+    """A submission on reconstructed lists and on no recorded one."""
+    recorded = ListEntry.objects.filter(snapshot__provenance=ListSnapshot.Provenance.RECORDED)
+    found = (
+        Submission.objects.filter(entries__snapshot__provenance=ListSnapshot.Provenance.RECONSTRUCTED)
+        .exclude(pk__in=recorded.values("submission_id"))
+        .first()
+    )
+    assert found is not None
+    return found
+
+
+def test_the_terms_follow_the_policys_definitions() -> None:
+    assert messaging_status(on_official_list=True).term == VERIFIED
+    assert messaging_status(on_official_list=False).term == UNVERIFIED
+    assert list_messaging_status("recorded").term == VERIFIED
+    assert list_messaging_status("published_here").term == VERIFIED
+    assert list_messaging_status("reconstructed").term == UNVERIFIED
+
+
+def test_a_submission_on_a_recorded_list_is_verified_in_the_api(
+    client: Client, imported_history: Path
+) -> None:
+    body = client.get(f"/api/v1/submissions/{recorded_entry().submission_id}/").json()
+    assert body["messaging_status"]["term"] == VERIFIED
+    assert body["messaging_status"]["policy"] == "https://io500.org/pages/rules-messaging"
+
+
+def test_a_submission_only_on_reconstructed_lists_is_unverified_in_the_api(
+    client: Client, imported_history: Path
+) -> None:
+    body = client.get(f"/api/v1/submissions/{only_reconstructed().pk}/").json()
+    assert body["messaging_status"]["term"] == UNVERIFIED
+
+
+def test_a_systems_submissions_carry_their_term(client: Client, imported_history: Path) -> None:
+    entry = recorded_entry()
+    system = entry.submission.storage_system
+    assert system is not None
+    body = client.get(f"/api/v1/systems/{system.pk}/").json()
+    terms = {row["id"]: row["messaging_status"]["term"] for row in body["submissions"]}
+    assert terms[entry.submission_id] == VERIFIED
+
+
+def test_list_rows_in_the_api_and_downloads_carry_the_term_of_their_list(
+    client: Client, imported_history: Path
+) -> None:
+    api = client.get("/api/v1/lists/sc20/io500/").json()
+    assert {row["messaging_term"] for row in api["rows"]} == {VERIFIED}
+    described = {column["name"]: column["description"] for column in api["columns"]}
+    assert "audited by the committee" in described["messaging_term"]
+    reconstructed = ListSnapshot.objects.filter(provenance=ListSnapshot.Provenance.RECONSTRUCTED).exclude(
+        entries=None
+    )[0]
+    url = f"/lists/{reconstructed.release.slug}/{reconstructed.kind}.csv"
+    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
+    assert rows and {row["messaging_term"] for row in rows} == {UNVERIFIED}
+
+
+def test_a_citation_gives_the_term_with_its_sentence(client: Client, imported_history: Path) -> None:
+    body = client.get(f"/submissions/{recorded_entry().submission_id}/").content.decode()
+    assert "officially listed on a published IO500 list" in body
+    reconstructed = only_reconstructed()
+    assert "on no published IO500 list" in client.get(f"/submissions/{reconstructed.pk}/").content.decode()
