@@ -135,6 +135,15 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     official = serializers.BooleanField(
         help_text="False for a reconstructed list, which no IO500 committee published."
     )
+    derived_view = serializers.CharField(
+        allow_null=True,
+        help_text="With a custom ranking or filters: why this view is the registry's, not an IO500 "
+        "metric or list (the IO500 Messaging Policy's rule on custom comparisons).",
+    )
+    messaging_term = serializers.CharField(
+        help_text="verified for a published IO500 list (recorded or published here), unverified for a "
+        "list reconstructed here: the IO500 Messaging Policy's term for quoting its entries."
+    )
     data_source = serializers.CharField(
         help_text="The public files the entries come from, and what they lack."
     )

@@ -61,8 +61,17 @@ PAGE_COLUMNS = (
     Column("submitter", TEXT, "The submitter's name, \"anonymous\", or empty for io500.org's history."),
 )
 CUSTOM_COLUMNS = (
-    Column("custom_score", NUMBER, "Only with custom weights: BW^a * MD^b, a + b = 1."),
-    Column("custom_rank", INTEGER, "Only with custom weights: the position by custom_score."),
+    Column(
+        "custom_score",
+        NUMBER,
+        "Only with custom weights (BW^a * MD^b, a + b = 1) or a formula: a derived view of this "
+        "registry, not an IO500 metric.",
+    ),
+    Column(
+        "custom_rank",
+        INTEGER,
+        "Only with custom weights or a formula: the position by custom_score, not an IO500 rank.",
+    ),
 )
 PROVENANCE_COLUMN = Column(
     "list_provenance",

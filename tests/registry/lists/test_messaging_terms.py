@@ -84,3 +84,16 @@ def test_a_citation_gives_the_term_with_its_sentence(client: Client, imported_hi
     assert "officially listed on a published IO500 list" in body
     reconstructed = only_reconstructed()
     assert "on no published IO500 list" in client.get(f"/submissions/{reconstructed.pk}/").content.decode()
+
+
+def test_a_custom_ranking_or_sublist_is_labelled_a_derived_view_on_page_and_api(
+    client: Client, imported_history: Path
+) -> None:
+    plain = client.get("/api/v1/lists/sc20/io500/").json()
+    assert plain["derived_view"] is None and plain["messaging_term"] == VERIFIED
+    custom = client.get("/api/v1/lists/sc20/io500/", {"formula": "bw*md"}).json()
+    assert "not an IO500 metric" in custom["derived_view"]
+    assert "You cannot invent metrics" in custom["derived_view"]
+    page = client.get("/lists/sc20/io500/", {"filesystem": "Lustre"}).content.decode()
+    assert 'data-role="derived-view"' in page
+    assert 'data-role="derived-view"' not in client.get("/lists/sc20/io500/").content.decode()
