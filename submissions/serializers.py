@@ -188,7 +188,7 @@ class ResultBasisSerializer(serializers.Serializer[dict[str, Any]]):
             "null for a run verified before the level was recorded."
         ),
     )
-    text = serializers.CharField(help_text='The level in words, e.g. "verified from summaries only".')
+    text = serializers.CharField(help_text='The level in words, e.g. "checked from summaries only".')
     summary_only_phases = serializers.ListField(
         child=serializers.CharField(), help_text="Scored phases whose value no raw output backs."
     )

@@ -297,7 +297,7 @@ def submission_citation(
 
 
 def verdict_summary(verdicts: list[dict[str, Any]]) -> tuple[str, str]:
-    """The entries' verdicts and reproducibility levels, counted: ("Verified 18, ...", "Undefined 22")."""
+    """The entries' verdicts and reproducibility levels, counted: ("Checked here 18, ...", "Undefined 22")."""
     by_verdict: dict[str, int] = {}
     by_level: dict[str, int] = {}
     for row in verdicts:

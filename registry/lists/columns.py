@@ -107,8 +107,9 @@ IDENTITY_COLUMNS = (
     Column(
         "verdict",
         TEXT,
-        "The registry's verdict on the run: verified (re-verified from its files; evidence_basis "
-        "says from which), invalid (its files break a run rule, or io500.org marked it invalid), "
+        "The registry's verdict on the run: verified (checked here: recomputed from its files, "
+        "evidence_basis says from which; not the Messaging Policy's term, see messaging_term), "
+        "invalid (its files break a run rule, or io500.org marked it invalid), "
         "recorded (io500.org's published values; raw files not public).",
     ),
     Column("valid", BOOLEAN, "Whether the run is valid (io500.org's status for recorded runs)."),
