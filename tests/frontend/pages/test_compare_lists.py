@@ -36,6 +36,8 @@ def test_runs_from_different_lists_get_the_policy_rule(client: Client, imported_
     assert 'data-role="inter-list-warning"' in body
     assert "Comparisons must be made within a single metric on a specific list." in body
     assert "IO500 list at SC20" in body and "Research list at ISC23" in body
+    terms = body.split('data-role="compare-terms"')[1].split("</p>")[0]
+    assert terms.count(">verified<") == 2
 
 
 def test_a_run_on_no_list_is_named_so() -> None:

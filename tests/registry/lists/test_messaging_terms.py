@@ -97,3 +97,16 @@ def test_a_custom_ranking_or_sublist_is_labelled_a_derived_view_on_page_and_api(
     page = client.get("/lists/sc20/io500/", {"filesystem": "Lustre"}).content.decode()
     assert 'data-role="derived-view"' in page
     assert 'data-role="derived-view"' not in client.get("/lists/sc20/io500/").content.decode()
+
+
+def test_the_submission_and_list_pages_show_the_term_near_the_result(
+    client: Client, imported_history: Path
+) -> None:
+    verified = client.get(f"/submissions/{recorded_entry().submission_id}/").content.decode()
+    assert 'data-role="messaging-term" data-term="verified"' in verified
+    unverified = client.get(f"/submissions/{only_reconstructed().pk}/").content.decode()
+    assert 'data-role="messaging-term" data-term="unverified"' in unverified
+    assert 'data-term="verified"' in client.get("/lists/sc20/io500/").content.decode()
+    reconstructed = ListSnapshot.objects.filter(provenance=ListSnapshot.Provenance.RECONSTRUCTED)[0]
+    page = client.get(f"/lists/{reconstructed.release.slug}/{reconstructed.kind}/").content.decode()
+    assert 'data-role="messaging-term" data-term="unverified"' in page
