@@ -110,3 +110,16 @@ def test_the_submission_and_list_pages_show_the_term_near_the_result(
     reconstructed = ListSnapshot.objects.filter(provenance=ListSnapshot.Provenance.RECONSTRUCTED)[0]
     page = client.get(f"/lists/{reconstructed.release.slug}/{reconstructed.kind}/").content.decode()
     assert 'data-role="messaging-term" data-term="unverified"' in page
+
+
+def test_a_system_page_and_its_chart_give_each_submission_its_term(
+    client: Client, imported_history: Path
+) -> None:
+    entry = recorded_entry()
+    system = entry.submission.storage_system
+    assert system is not None
+    page = client.get(f"/systems/{system.pk}/").content.decode()
+    assert 'data-role="messaging-term" title="Verified: officially listed' in page
+    points = client.get(f"/charts/systems/{system.pk}/balance.json").json()["points"]
+    assert {p["id"]: p["messaging_term"] for p in points}.get(entry.submission_id) in {VERIFIED, None}
+    assert any(p["messaging_term"] == VERIFIED for p in points)
