@@ -31,8 +31,9 @@ _ORDINAL_WORDS = {
     "one": 1,
     "two": 2,
     "three": 3,
-    "top": 1,
 }
+# "top" is left out: "the top IBM Storage Scale entry" (the policy's own example) is the first of a
+# file system type, not #1 of the list.
 _RELEASE = re.compile(r"\b(isc|sc)\s*['\u2019]?\s*(20\d{2}|\d{2})(\*)?(?![\d.,]*\d)", re.IGNORECASE)
 _RANKS = (
     re.compile(r"#\s*(\d{1,4})\b"),

@@ -82,3 +82,10 @@ def test_any_text_is_read_without_an_error(text: str) -> None:
 )
 def test_text_made_of_the_parts_the_reader_looks_for_is_read_without_an_error(text: str) -> None:
     parse_claim(text)
+
+
+def test_top_of_a_file_system_type_is_not_read_as_rank_one() -> None:
+    claim = parse_claim(
+        "a verified placement of the top IBM Storage Scale entry on the Production list at SC22"
+    )
+    assert claim.rank is None and claim.release == "sc22" and claim.kind == "production"
