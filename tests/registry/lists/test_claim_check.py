@@ -106,3 +106,8 @@ def test_the_api_answers_the_same_check_as_json(client: Client, imported_history
 def test_the_api_reads_any_input_without_an_error(client: Client, db: None) -> None:
     for text in ["", "\x00", "#" * 2000, "SC99 #0", "ISC'25 ten node research 1,2,3,4"]:
         assert client.get("/api/v1/claims/check/", {"claim": text}).status_code == 200
+
+
+def test_the_api_root_names_the_claim_check(client: Client, db: None) -> None:
+    endpoints = client.get("/api/v1/").json()["endpoints"]
+    assert endpoints["claim_check"]["href"].endswith("/api/v1/claims/check/?claim={sentence}")
