@@ -99,13 +99,13 @@ def messaging_status(*, on_official_list: bool) -> MessagingStatus:
     if on_official_list:
         return MessagingStatus(
             VERIFIED,
-            "Verified: officially listed on a published IO500 list, so the IO500 Messaging Policy asks "
-            "that any mention of it call it “verified” and name that list and its BoF.",
+            "Officially listed on a published IO500 list, so the IO500 Messaging Policy asks that any "
+            "mention of it call it “verified” and name that list and its BoF.",
         )
     return MessagingStatus(
         UNVERIFIED,
-        "Unverified: on no published IO500 list, so the IO500 Messaging Policy asks that any mention "
-        "of it call it “unverified” (and state any change to the benchmark's execution).",
+        "On no published IO500 list, so the IO500 Messaging Policy asks that any mention of it call "
+        "it “unverified” (and state any change to the benchmark's execution).",
     )
 
 
@@ -113,7 +113,11 @@ def list_messaging_status(provenance: str) -> MessagingStatus:
     """The term an entry of a list of this provenance may be quoted with, for its place there."""
     if is_official_provenance(provenance):
         return messaging_status(on_official_list=True)
-    return MessagingStatus(UNVERIFIED, f"Unverified for this place: {RECONSTRUCTED_NOTE}")
+    return MessagingStatus(
+        UNVERIFIED,
+        "“Unverified” for a place on this list: this registry reconstructed it from the public data and "
+        "no IO500 committee published it.",
+    )
 
 
 def inter_list_warning(lists_by_run: dict[int, set[tuple[str, str]]]) -> str:
