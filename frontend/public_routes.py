@@ -16,6 +16,9 @@ from registry.core.query_params import one_of, query_shapes_register
 from registry.lists.selectors import next_embargo_end
 from submissions.selectors import submission_public_fingerprint
 
+# A claim as a person pastes it: printable, trimmed, short enough to keep.
+CLAIM_SHAPE = re.compile(r"(?=\S)[^\x00-\x1f\x7f]{1,160}(?<=\S)")
+
 PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/$"), PAGE_PARAMS),
     PublicRoute(re.compile(r"^/lists/[a-z0-9]+/[a-z0-9-]+/$"), PAGE_PARAMS),
@@ -27,6 +30,8 @@ PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/lists/$"), ("release",)),
     # The information pages (frontend.pages.info) read no query.
     PublicRoute(re.compile(r"^/(?:rules|how-to-run|call|about)/$"), ()),
+    # The claim checker reads the sentence only; a long or odd one is answered but never kept.
+    PublicRoute(re.compile(r"^/claims/$"), ("claim",)),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
     PublicRoute(re.compile(r"^/charts/radar/[a-z0-9]+/[a-z0-9-]+\.json$"), ()),
@@ -46,7 +51,7 @@ PUBLIC_ROUTES = (
 
 
 def register() -> None:
-    query_shapes_register({"kind": one_of([value for value, _ in KIND_CHOICES])})
+    query_shapes_register({"kind": one_of([value for value, _ in KIND_CHOICES]), "claim": CLAIM_SHAPE})
     public_routes_register(*PUBLIC_ROUTES)
     # A list leaving its embargo changes the pages without a publish: no answer is kept past that.
     public_expiry_register(next_embargo_end)

@@ -320,10 +320,10 @@ class EvidenceBasis:
 
 
 BASIS_LABELS: dict[BasisLevel, str] = {
-    BasisLevel.SUMMARIES: "verified from summaries only",
-    BasisLevel.TOOL_OUTPUTS: "verified against the tools' own outputs",
-    BasisLevel.PER_RANK: "verified against the tools' outputs and per-rank files",
-    BasisLevel.CROSS_PHASE: "verified against the tools' outputs and across phases",
+    BasisLevel.SUMMARIES: "checked from summaries only",
+    BasisLevel.TOOL_OUTPUTS: "checked against the tools' own outputs",
+    BasisLevel.PER_RANK: "checked against the tools' outputs and per-rank files",
+    BasisLevel.CROSS_PHASE: "checked against the tools' outputs and across phases",
 }
 
 

@@ -4,14 +4,14 @@ a gap in the evidence.
 The scoring engine grades every run (scoring.model.EvidenceBasis): summaries only, the tools' own
 outputs, per-rank files as well, or across phases too; the weakest scored phase decides. A missing
 raw output is a warning and never an error by itself, so a run whose scored phases have no raw
-output is still valid: it is shown as "verified from summaries only", with the phases named, and it
+output is still valid: it is shown as "checked from summaries only", with the phases named, and it
 enters no ranked list unless a committee decision names that gap (registry.lists.membership). A
 decision covers the gap it named in the archive it looked at; if the archive or the gap grows, it
 no longer does.
 
-"Verified" here is the registry's automatic check. The IO500 Messaging Policy's "verified" is the
-committee's: a result officially listed on a published IO500 list (frontend/_messaging_policy.html);
-every text below keeps the two apart.
+The registry's automatic check is "checked here" (status value `verified`). The IO500 Messaging
+Policy's "verified" is the committee's: a result officially listed on a published IO500 list
+(registry.core.messaging); every text below keeps the two apart.
 """
 
 from __future__ import annotations

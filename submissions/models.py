@@ -86,7 +86,10 @@ class Submission(models.Model):
         # A fault of ours (our disk full, our storage unreachable) stopped the attempt: never the
         # submitter's rejection; the requeue tries again once `retry_at` has passed.
         RETRYING = "retrying", "Waiting to retry (our fault)"
-        VERIFIED = "verified", "Verified"
+        # The registry's own check of the run's files passed. Shown as "Checked here", never as
+        # "Verified": that is the IO500 Messaging Policy's term for a result on a published IO500
+        # list (registry.core.messaging). The stored value stays for the API's existing clients.
+        VERIFIED = "verified", "Checked here"
         INVALID = "invalid", "Invalid"
         REJECTED = "rejected", "Rejected"
         # Imported history whose raw files are not public: the published values, not re-verified.
@@ -363,7 +366,7 @@ class Result(models.Model):
 
     @property
     def basis_label(self) -> str:
-        """The engine's words for the level ("verified from summaries only", ...)."""
+        """The engine's words for the level ("checked from summaries only", ...)."""
         return BASIS_LABELS[BasisLevel(self.basis_level)] if self.basis_level else "not recorded"
 
 

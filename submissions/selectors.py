@@ -10,12 +10,14 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils import timezone
 
 from registry.core.compiled_query import CompiledQuery
+from registry.core.messaging import OFFICIAL_PROVENANCES, MessagingStatus, messaging_status
+from registry.models import ListEntry, ListSnapshot
 from scoring.codes import SHOWN_FIRST
 from scoring.model import SCORED_PHASES
 from scoring.readers.numbers import to_float
@@ -143,6 +145,7 @@ def submission_list_for_user(*, user: User) -> QuerySet[Submission]:
         Submission.objects.filter(submitter=user)
         .select_related("release", "storage_system")
         .prefetch_related("archives")
+        .annotate(on_official_list=on_official_list())
         .order_by("-created_at", "-id")
     )
     return with_basis(rows)
@@ -264,5 +267,32 @@ def storage_system_submissions(*, user: User | AnonymousUser, system: StorageSys
         submission_visible_queryset(user=user)
         .filter(storage_system=system)
         .select_related("release", "system")
+        .annotate(on_official_list=on_official_list())
         .order_by(F("release__publication_date").asc(nulls_last=True), "created_at", "pk")
     )
+
+
+def on_official_list() -> Exists:
+    """Whether a submission is on a published IO500 list anyone may read (an expression to annotate
+    with): recorded from io500.org or published here, out of embargo; a list reconstructed here is
+    none (registry.core.messaging)."""
+    out_of_embargo = Q(snapshot__release__embargo_end__isnull=True) | Q(
+        snapshot__release__embargo_end__lte=timezone.now()
+    )
+    return Exists(
+        ListEntry.objects.filter(
+            out_of_embargo,
+            submission=OuterRef("pk"),
+            snapshot__status__in=(ListSnapshot.Status.PUBLISHED, ListSnapshot.Status.SUPERSEDED),
+            snapshot__provenance__in=OFFICIAL_PROVENANCES,
+        )
+    )
+
+
+def submission_messaging_status(*, submission: Submission) -> MessagingStatus:
+    """The submission's term under the IO500 Messaging Policy (uses the `on_official_list`
+    annotation when the rows carry it, else one query)."""
+    listed = getattr(submission, "on_official_list", None)
+    if listed is None:
+        listed = Submission.objects.filter(pk=submission.pk).filter(on_official_list()).exists()
+    return messaging_status(on_official_list=bool(listed))

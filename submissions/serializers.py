@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from registry.core.messaging import TERMS
 from registry.models import Release
 from submissions.evidence_basis import submission_basis
 from submissions.json_input import JsonRefused, check_value, loads_bounded
@@ -27,6 +28,7 @@ from submissions.placement.selectors import submission_placement
 from submissions.placement.serializers import PlacementSerializer
 from submissions.selectors import (
     submission_findings_ordered,
+    submission_messaging_status,
     submission_primary_result,
     submission_result_archive,
     submission_system_description,
@@ -96,6 +98,12 @@ class SubmissionCreateSerializer(serializers.Serializer[dict[str, Any]]):
     job_output = serializers.FileField(required=False, help_text="The job's standard output and error.")
 
 
+class MessagingStatusSerializer(serializers.Serializer[dict[str, str]]):
+    term = serializers.ChoiceField(choices=list(TERMS))
+    sentence = serializers.CharField()
+    policy = serializers.URLField(help_text="The IO500 Messaging Policy.")
+
+
 class SubmissionCreatedSerializer(serializers.Serializer[Submission]):
     id = serializers.IntegerField(read_only=True)
     status = serializers.ChoiceField(choices=Submission.Status.choices, read_only=True)
@@ -138,6 +146,17 @@ class SubmissionSummarySerializer(SubmissionCreatedSerializer):
         read_only=True,
         help_text="Production or research: as asked at upload until the committee confirms or changes it.",
     )
+    messaging_status = serializers.SerializerMethodField(
+        help_text=(
+            "The IO500 Messaging Policy's term for quoting this result: verified (officially listed on a "
+            "published IO500 list anyone may read) or unverified (on none; a list reconstructed here is "
+            "none), with the sentence that says why. `status` is the registry's own check of the files."
+        )
+    )
+
+    @extend_schema_field(MessagingStatusSerializer)
+    def get_messaging_status(self, obj: Submission) -> dict[str, str]:
+        return submission_messaging_status(submission=obj).as_dict()
 
 
 class FindingSerializer(serializers.ModelSerializer[Finding]):
@@ -169,7 +188,7 @@ class ResultBasisSerializer(serializers.Serializer[dict[str, Any]]):
             "null for a run verified before the level was recorded."
         ),
     )
-    text = serializers.CharField(help_text='The level in words, e.g. "verified from summaries only".')
+    text = serializers.CharField(help_text='The level in words, e.g. "checked from summaries only".')
     summary_only_phases = serializers.ListField(
         child=serializers.CharField(), help_text="Scored phases whose value no raw output backs."
     )

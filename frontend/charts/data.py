@@ -332,6 +332,7 @@ def system_balance_data(*, system_id: int, submissions: list[dict[str, Any]]) ->
             "md": row["md"],
             "valid": row["valid"],
             "ten_node": row["ten_node"],
+            "messaging_term": row["messaging"].term,
         }
         for row in submissions
         if row["bw"] and row["md"] and row["bw"] > 0 and row["md"] > 0

@@ -14,12 +14,13 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.functions import Coalesce, NullIf
 
+from registry.core.messaging import messaging_status
 from registry.lists.selectors import recorded_or
 from registry.models import MAIN_KINDS, TEN_NODE_KINDS, ListEntry, ListKind, ListSnapshot
 from submissions.evidence_basis import with_basis
 from submissions.models import PhaseResult, Result, StorageSystem, Submission
+from submissions.selectors import on_official_list, release_out_of_embargo_q, submission_visible_queryset
 from submissions.selectors import phase_values as phase_values
-from submissions.selectors import release_out_of_embargo_q, submission_visible_queryset
 
 ENTRY_FIELDS = {
     "release": F("snapshot__release__name"),
@@ -257,9 +258,10 @@ def system_submissions(*, user: User | AnonymousUser, system_id: int) -> list[di
             release_date=F("release__publication_date"),
             client_nodes=F("system__client_nodes"),
             procs_per_node=F("system__procs_per_node"),
+            on_official_list=on_official_list(),
         )
     )
-    return [dict(row) for row in rows]
+    return [{**row, "messaging": messaging_status(on_official_list=row["on_official_list"])} for row in rows]
 
 
 def system_rank_history(*, system_id: int) -> list[dict[str, Any]]:

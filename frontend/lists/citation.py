@@ -21,6 +21,13 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from registry.core.messaging import (
+    UNVERIFIED,
+    VERIFIED,
+    is_official_provenance,
+    list_messaging_status,
+    messaging_status,
+)
 from registry.lists.permalinks import list_entry_id, list_permalink, submission_permalink
 from registry.lists.rows import reproducibility_shown
 from registry.models import RANKED_KIND_VALUES, ListEntry, ListSnapshot, kind_label
@@ -29,12 +36,12 @@ from submissions.models import Submission
 
 DEPOSITS_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_dois.json"
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-VERIFIED, UNVERIFIED = "verified", "unverified"
 STATUS_LABELS = {str(value): str(label) for value, label in Submission.Status.choices}
 # What the registry's verdict on a run means, for readers who meet it in a citation.
 VERDICT_MEANINGS: dict[str, str] = {
     Submission.Status.VERIFIED: (
-        "re-verified by this registry from the run's files (what from: the next line says)"
+        "checked here: its values recomputed by this registry from the run's files (what from: the "
+        "next line says); not the Messaging Policy's “verified”"
     ),
     Submission.Status.INVALID: "the run breaks an IO500 run rule (its raw files, or io500.org's status)",
     Submission.Status.RECORDED: "io500.org's published values; the raw files are not public",
@@ -130,7 +137,7 @@ def placement_of(entry: ListEntry) -> Placement:
         kind_label=kind_label(snapshot.kind),
         version=snapshot.version,
         rank=entry.rank,
-        official=snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED,
+        official=is_official_provenance(snapshot.provenance),
         provenance_label=snapshot.get_provenance_display(),
         list_url=list_permalink(snapshot),
         published_on=snapshot.published_at.date() if snapshot.published_at else None,
@@ -271,7 +278,7 @@ def submission_citation(
             primary.list_url if primary else "",
         ),
         Fact("List entry", primary.entry_id if primary else ""),
-        Fact("IO500 Messaging Policy term", term),
+        Fact("IO500 Messaging Policy term", messaging_status(on_official_list=term == VERIFIED).sentence),
         Fact("Registry verdict", f"{verdict}: {VERDICT_MEANINGS.get(submission.status, verdict.lower())}"),
         Fact("What the verdict rests on", _basis_words(submission)),
         Fact("Reproducibility level", reproducibility),
@@ -290,7 +297,7 @@ def submission_citation(
 
 
 def verdict_summary(verdicts: list[dict[str, Any]]) -> tuple[str, str]:
-    """The entries' verdicts and reproducibility levels, counted: ("Verified 18, ...", "Undefined 22")."""
+    """The entries' verdicts and reproducibility levels, counted: ("Checked here 18, ...", "Undefined 22")."""
     by_verdict: dict[str, int] = {}
     by_level: dict[str, int] = {}
     for row in verdicts:
@@ -310,7 +317,7 @@ def list_citation(
     permalink = list_permalink(snapshot)
     label = snapshot.label or snapshot.release.name
     name = f"IO500 {label} {kind_label(snapshot.kind)} list"
-    official = snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED
+    official = is_official_provenance(snapshot.provenance)
     published = snapshot.published_at.date() if snapshot.published_at else None
     provenance = str(snapshot.get_provenance_display())
     # Inside a sentence: "(recorded as io500.org published it)".
@@ -345,6 +352,9 @@ def list_citation(
         Fact("Permalink", permalink, permalink),
         Fact("List and release", f"{kind_label(snapshot.kind)} list at {label}, version {snapshot.version}"),
         Fact("Standing", standing[:1].upper() + standing[1:]),
+        Fact(
+            "IO500 Messaging Policy term of its entries", list_messaging_status(snapshot.provenance).sentence
+        ),
         Fact("Published", published.isoformat() if published else ""),
         Fact("Entries' registry verdicts", verdict_counts),
         Fact("Entries' reproducibility levels", level_counts),

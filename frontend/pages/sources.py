@@ -260,6 +260,10 @@ RULES: tuple[RuleSummary, ...] = (
             "lists, and does not imply that the IO500 endorses anyone. The committee may ask for a "
             "correction where the statement was made, and escalate up to removing entries or banning "
             "submissions.",
+            "On this registry every result and list row carries its term (a list reconstructed here is "
+            'no IO500 list, so a place on it is "unverified"), custom rankings and sublists say they are '
+            "the registry's derived views, the compare page warns when the runs share no list, and the "
+            "claim checker (/claims/) checks a sentence against the lists and gives the citation.",
         ),
         (MESSAGING_POLICY,),
     ),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from frontend.pages import files, info
+from frontend.pages import claims, files, info
 from frontend.pages import views as pages
 
 app_name = "pages"
@@ -16,6 +16,7 @@ urlpatterns = [
     path("call/", info.call_page, name="call"),
     path("about/", info.about_page, name="about"),
     path("faq/", info.faq_page, name="faq"),
+    path("claims/", claims.claim_check_page, name="claims"),
 ]
 
 # Joined to the `submissions` namespace by the root URLs (registry.urls): the submission page keeps its

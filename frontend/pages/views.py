@@ -26,9 +26,10 @@ from frontend.charts.selectors import (
 )
 from frontend.charts.views import missing_message
 from registry.core.generations import LIST_CACHE_SECONDS, charts_generation
+from registry.core.messaging import inter_list_warning, messaging_status
 from registry.core.public_cache import mark_public, mark_public_if_anonymous, seconds_until_next_day
 from registry.core.query_params import QueryValueError, free_text
-from registry.lists.selectors import submission_recorded_scores
+from registry.lists.selectors import submission_recorded_scores, submissions_ranked_lists
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
 from submissions.evidence_basis import submission_basis
 from submissions.review.views import review_context
@@ -125,6 +126,7 @@ def compare_page(request: HttpRequest) -> HttpResponse:
         return render(request, "frontend/pages/compare.html", context, status=404)
     ordered = [heads[pk] for pk in ids]
     data = chart_data.compare_data(heads=ordered)
+    placed = submissions_ranked_lists(submission_ids=ids)
     context.update(
         {
             "data": data,
@@ -142,6 +144,9 @@ def compare_page(request: HttpRequest) -> HttpResponse:
             "config_headers": list(zip(data["submissions"], data["config_known"], strict=True)),
             "metric_rows": [_cells(row, data["submissions"]) for row in data["metrics"] + data["phases"]],
             "version_warnings": version_warnings(data["submissions"]),
+            "inter_list_warning": inter_list_warning(placed),
+            # Each run's Messaging Policy term: verified when it is on some published IO500 list.
+            "policy_terms": [(pk, messaging_status(on_official_list=bool(placed[pk]))) for pk in ids],
         }
     )
     return render(request, "frontend/pages/compare.html", context)

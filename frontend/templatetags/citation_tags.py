@@ -12,9 +12,10 @@ from typing import Any
 from django import template
 
 from frontend.lists.citation import placement_of, retrieval_date, submission_citation
+from registry.core.messaging import MessagingStatus, list_messaging_status
 from registry.lists.selectors import submission_placements
 from submissions.models import Submission
-from submissions.selectors import submission_public_fingerprint
+from submissions.selectors import submission_messaging_status, submission_public_fingerprint
 
 register = template.Library()
 
@@ -30,3 +31,15 @@ def submission_citation_card(submission: Submission) -> dict[str, Any]:
     return {
         "citation": submission_citation(submission, placements, public=public, retrieved=retrieval_date())
     }
+
+
+@register.simple_tag
+def messaging_status_of(submission: Submission) -> MessagingStatus:
+    """The submission's term under the IO500 Messaging Policy, with the sentence that explains it."""
+    return submission_messaging_status(submission=submission)
+
+
+@register.filter
+def list_messaging(provenance: str) -> MessagingStatus:
+    """The term the entries of a list of this provenance are quoted with."""
+    return list_messaging_status(provenance)

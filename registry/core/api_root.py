@@ -59,6 +59,12 @@ def api_root_links(request: Request) -> dict[str, Any]:
         ),
         "systems": _link(systems, "GET", "storage systems, ?q= searches", auth=False),
         "system": _link(systems + "{id}/", "GET", "one storage system and its submissions", auth=False),
+        "claim_check": _link(
+            absolute(reverse("registry-api:claim-check")) + "?claim={sentence}",
+            "GET",
+            "whether the published lists support a sentence quoting a result, and its citation",
+            auth=False,
+        ),
     }
     return {
         "name": "IO500 results registry API",

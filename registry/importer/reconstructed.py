@@ -38,7 +38,7 @@ TEN_NODE_KIND = ListKind.TEN_NODE.value
 CHANGES_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "io500_list_changes.json"
 RECONSTRUCTED_SOURCE = (
     "Reconstructed by this registry from the public IO500 data with its own list rules, not published "
-    "by io500.org: the runs of IO500/submission-data re-verified here, the rows of io500.org's SQL "
+    "by io500.org: the runs of IO500/submission-data recomputed here, the rows of io500.org's SQL "
     "tables and the entries of io500.org's plotted lists, up to {release}. The public data holds no "
     "{kind} list of io500.org's for {release}; runs it received but never made public are missing "
     "here, and a raw run counts as valid by this registry's verdict, not the committee's."

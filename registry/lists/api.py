@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from registry.lists.claim_check import check_claim
 from registry.lists.columns import BOOLEAN, INTEGER, NUMBER, TEXT, Column
 from registry.lists.complete import COMPLETE_COLUMNS, list_payload_complete, list_rows_complete
 from registry.lists.index import ListIndexRow, list_index
@@ -133,6 +134,15 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     provenance_label = serializers.CharField()
     official = serializers.BooleanField(
         help_text="False for a reconstructed list, which no IO500 committee published."
+    )
+    derived_view = serializers.CharField(
+        allow_null=True,
+        help_text="With a custom ranking or filters: why this view is the registry's, not an IO500 "
+        "metric or list (the IO500 Messaging Policy's rule on custom comparisons).",
+    )
+    messaging_term = serializers.CharField(
+        help_text="verified for a published IO500 list (recorded or published here), unverified for a "
+        "list reconstructed here: the IO500 Messaging Policy's term for quoting its entries."
     )
     data_source = serializers.CharField(
         help_text="The public files the entries come from, and what they lack."
@@ -276,3 +286,76 @@ class ListIndexView(APIView):
     def get(self, request: Request) -> Response:
         rows = list_index()
         return Response(ListIndexRowSerializer(rows, many=True, context={"request": request}).data)
+
+
+class ClaimListSerializer(serializers.Serializer[dict[str, Any]]):
+    release = serializers.CharField()
+    name = serializers.CharField(help_text='The list\'s name as published, e.g. "SC18*".')
+    kind = serializers.CharField()
+    kind_label = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    provenance = serializers.CharField(help_text="recorded, reconstructed or published_here.")
+    provenance_label = serializers.CharField()
+    official = serializers.BooleanField(help_text="False for a list reconstructed here: no IO500 list.")
+    url = serializers.URLField()
+
+
+class ClaimEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField(help_text="The entry's rank on the list (by the list score).")
+    rank_by_metric = serializers.IntegerField(help_text="Its rank by the claim's metric.")
+    system = serializers.CharField()
+    institution = serializers.CharField()
+    metric = serializers.ChoiceField(choices=["score", "bw", "md"])
+    value = serializers.FloatField(allow_null=True)
+    unit = serializers.CharField(allow_null=True)
+    submission_url = serializers.URLField()
+    list_entry_id = serializers.CharField()
+
+
+class ClaimCheckSerializer(serializers.Serializer[dict[str, Any]]):
+    claim = serializers.CharField(help_text="The sentence as read (normalised, at most 500 characters).")
+    read = inline_serializer(
+        "ClaimRead",
+        {
+            "rank": serializers.IntegerField(allow_null=True),
+            "release": serializers.CharField(allow_null=True),
+            "kind": serializers.CharField(allow_null=True),
+            "metric": serializers.CharField(),
+            "numbers": serializers.ListField(child=serializers.FloatField()),
+            "term": serializers.CharField(allow_null=True),
+        },
+    )
+    verdict = serializers.ChoiceField(choices=["supported", "not-supported", "cannot-check"])
+    verdict_label = serializers.CharField()
+    reasons = serializers.ListField(child=serializers.CharField())
+    list = ClaimListSerializer(allow_null=True)
+    entry = ClaimEntrySerializer(allow_null=True)
+    messaging_term = serializers.CharField(
+        allow_null=True,
+        help_text="The IO500 Messaging Policy term of the entry found: verified (on a published IO500 list) "
+        "or unverified.",
+    )
+    citation = serializers.CharField(allow_null=True, help_text="The placement as the policy asks it quoted.")
+    policy = inline_serializer(
+        "ClaimPolicy", {"url": serializers.URLField(), "source": serializers.URLField()}
+    )
+
+
+class ClaimCheckView(APIView):
+    """Whether the published lists support a sentence quoting an IO500 result ("#1 on the SC25
+    Production list with 32,165"), and the citation the IO500 Messaging Policy asks for."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "claim", OpenApiTypes.STR, required=True, description="The sentence to check (any wording)."
+            )
+        ],
+        responses=ClaimCheckSerializer,
+        summary="Check a claim about an IO500 result",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(check_claim(request.query_params.get("claim", "")).as_dict())

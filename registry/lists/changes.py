@@ -180,7 +180,7 @@ def left_out_reasons(
                     "rule": EVIDENCE_RULE,
                     "until": None,
                     "score": candidate.score,
-                    "reason": f"verified from summaries only: no raw output backs {phases}",
+                    "reason": f"checked from summaries only: no raw output backs {phases}",
                 }
             )
     return rows

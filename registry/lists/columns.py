@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from registry.core.messaging import VERIFIED_DEFINITION
 from scoring.model import PHASE_ORDER
 from scoring.readers.phases import unit_of
 from scoring.rules.score import EXTENDED_BW_PHASES, EXTENDED_MD_PHASES
@@ -60,8 +61,17 @@ PAGE_COLUMNS = (
     Column("submitter", TEXT, "The submitter's name, \"anonymous\", or empty for io500.org's history."),
 )
 CUSTOM_COLUMNS = (
-    Column("custom_score", NUMBER, "Only with custom weights: BW^a * MD^b, a + b = 1."),
-    Column("custom_rank", INTEGER, "Only with custom weights: the position by custom_score."),
+    Column(
+        "custom_score",
+        NUMBER,
+        "Only with custom weights (BW^a * MD^b, a + b = 1) or a formula: a derived view of this "
+        "registry, not an IO500 metric.",
+    ),
+    Column(
+        "custom_rank",
+        INTEGER,
+        "Only with custom weights or a formula: the position by custom_score, not an IO500 rank.",
+    ),
 )
 PROVENANCE_COLUMN = Column(
     "list_provenance",
@@ -86,12 +96,20 @@ IDENTITY_COLUMNS = (
     Column("list_status", TEXT, "published, or superseded by a corrected version."),
     Column("list_published_at", TEXT, "When the list was published (ISO 8601)."),
     Column("list_official", BOOLEAN, "False for a reconstructed list, which no IO500 committee published."),
+    Column(
+        "messaging_term",
+        TEXT,
+        "The IO500 Messaging Policy's term for quoting this entry: verified (on a published IO500 list: "
+        "recorded as io500.org published it, or published here by the committee) or unverified (a list "
+        "reconstructed here, which is no IO500 list). The policy: " + VERIFIED_DEFINITION,
+    ),
     Column("list_url", TEXT, "Permalink of the list (this version)."),
     Column(
         "verdict",
         TEXT,
-        "The registry's verdict on the run: verified (re-verified from its files; evidence_basis "
-        "says from which), invalid (its files break a run rule, or io500.org marked it invalid), "
+        "The registry's verdict on the run: verified (checked here: recomputed from its files, "
+        "evidence_basis says from which; not the Messaging Policy's term, see messaging_term), "
+        "invalid (its files break a run rule, or io500.org marked it invalid), "
         "recorded (io500.org's published values; raw files not public).",
     ),
     Column("valid", BOOLEAN, "Whether the run is valid (io500.org's status for recorded runs)."),

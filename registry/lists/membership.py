@@ -32,7 +32,7 @@ The one place the list rules live (io500.org's the_lists.php, see ../shared/spec
   embargoed run public before its release is); its own release's lists take it, and those stay
   hidden until the embargo ends. The build reports each such run (`RankedList.embargoed`);
 * missing evidence (docs/evidence.md, "What a verdict rests on"): a run whose scored phases have no
-  raw output behind them (verified from summaries only) enters no ranked kind (IO500, Production,
+  raw output behind them (checked from summaries only) enters no ranked kind (IO500, Production,
   Research, the 10-node lists, SCC) unless a committee decision names that gap
   (submissions.evidence_basis.gap_covered); the build reports each such run with its phases
   (`RankedList.evidence_gaps`). Historical and Full keep it: Historical holds everything received,
@@ -91,7 +91,7 @@ class Candidate:
     withdrawn: bool = False
     # Made with the registry's bundled runner, not the official IO500 application.
     bundled_runner: bool = False
-    # Scored phases of the primary run that no raw output backs (verified from summaries only).
+    # Scored phases of the primary run that no raw output backs (checked from summaries only).
     summary_only: tuple[str, ...] = ()
     # A committee decision names exactly this gap, in this archive.
     gap_accepted: bool = False

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from registry.core.messaging import is_official_provenance, list_messaging_status
 from registry.core.site import site_url
 from registry.models import ListSnapshot
 
@@ -50,7 +51,8 @@ def list_identity(snapshot: ListSnapshot) -> ListIdentity:
         "list_version": snapshot.version,
         "list_status": snapshot.status,
         "list_published_at": snapshot.published_at.isoformat() if snapshot.published_at else None,
-        "list_official": snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED,
+        "list_official": is_official_provenance(snapshot.provenance),
+        "messaging_term": list_messaging_status(snapshot.provenance).term,
         "list_url": list_permalink(snapshot),
     }
     prefix = list_entry_id(

@@ -129,7 +129,7 @@ def list_evidence_gaps(*, release: Release, kind: str) -> list[dict[str, Any]]:
 def evidence_gap_reason(candidate: Candidate) -> str:
     phases = ", ".join(candidate.summary_only)
     return (
-        f"verified from summaries only: no raw output backs {phases}, and no committee decision "
+        f"checked from summaries only: no raw output backs {phases}, and no committee decision "
         "accepts that gap"
     )
 

@@ -13,6 +13,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import Http404
 
 from registry.core.generations import LIST_CACHE_SECONDS, list_cache_generation
+from registry.core.messaging import DERIVED_VIEW_NOTE, is_official_provenance, list_messaging_status
 from registry.core.query_params import canonical_values
 from registry.lists.custom import (
     SORT_NAME,
@@ -199,6 +200,11 @@ class RowsResult:
         return bool(self.formula) or self.weights is not None
 
     @property
+    def derived_view_note(self) -> str:
+        """What a custom ranking or a sublist is under the IO500 Messaging Policy, else ""."""
+        return DERIVED_VIEW_NOTE if self.custom or self.sublist else ""
+
+    @property
     def ranked_by_reader(self) -> bool:
         """A custom ranking was asked for (valid or not): an answer nobody else is likely to ask
         for again, so no cache keeps it."""
@@ -315,13 +321,15 @@ def list_payload(snapshot: ListSnapshot, result: RowsResult) -> dict[str, Any]:
         "correction_reason": snapshot.correction_reason,
         "provenance": snapshot.provenance,
         "provenance_label": snapshot.get_provenance_display(),
-        "official": snapshot.provenance != ListSnapshot.Provenance.RECONSTRUCTED,
+        "official": is_official_provenance(snapshot.provenance),
         "data_source": snapshot.source,
         "custom_weights": {"bw": result.weights.bw, "md": result.weights.md} if result.weights else None,
         "custom_formula": result.formula or None,
         "custom_errors": list(result.custom_errors),
         "custom_notes": list(result.custom_notes),
         "sublist": result.sublist,
+        "derived_view": result.derived_view_note or None,
+        "messaging_term": list_messaging_status(snapshot.provenance).term,
         "statistics": result.statistics,
         "count": len(result.rows),
         "rows": result.rows,

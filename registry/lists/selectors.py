@@ -11,10 +11,20 @@ from django.db.models.fields.json import KT, KeyTextTransform
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
+from registry.core.messaging import OFFICIAL_PROVENANCES
 from registry.core.public_cache import seconds_until
 from registry.lists.bof import BofFacts, bof_facts
 from registry.lists.membership import CARRIED_KINDS, BaseList, Candidate, lineage
-from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, RecordedListChange, Release
+from registry.models import (
+    KIND_ORDER,
+    RANKED_KIND_VALUES,
+    ListEntry,
+    ListKind,
+    ListSnapshot,
+    RecordedListChange,
+    Release,
+    kind_label,
+)
 from scoring.rules.params import is_bundled_runner
 from submissions.evidence_basis import gap_covered
 from submissions.models import (
@@ -528,3 +538,18 @@ def submission_recorded_scores(*, submission_id: int) -> list[dict[str, Any]]:
                 "list": f"{row['release']} {ListKind(row['snapshot__kind']).label}",
             }
     return list(seen.values())
+
+
+def submissions_ranked_lists(*, submission_ids: list[int]) -> dict[int, set[tuple[str, str]]]:
+    """The ranked IO500 lists (release name, kind label) anyone may read that each submission is on:
+    official lists only (a reconstructed list is none), every version (one query)."""
+    found: dict[int, set[tuple[str, str]]] = {pk: set() for pk in submission_ids}
+    rows = ListEntry.objects.filter(
+        submission_id__in=submission_ids,
+        snapshot__in=visible_snapshots(),
+        snapshot__kind__in=RANKED_KIND_VALUES,
+        snapshot__provenance__in=OFFICIAL_PROVENANCES,
+    ).values_list("submission_id", "snapshot__release__name", "snapshot__kind")
+    for pk, release, kind in rows:
+        found[pk].add((release, kind_label(kind)))
+    return found

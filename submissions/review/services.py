@@ -324,7 +324,7 @@ def _submit_problems(submission: Submission) -> list[str]:
     problems: list[str] = []
     status = submission.status
     if status in Submission.IN_PROGRESS_STATUSES:
-        problems.append("The archive is still being verified; submit it once its status is Verified.")
+        problems.append("The archive is still being checked; submit it once its status is Checked here.")
     elif status == Submission.Status.INVALID:
         problems.append(
             "The result is not valid under the IO500 rules (see the findings); upload a valid run instead."

@@ -58,7 +58,7 @@ def test_a_reader_cites_a_result_and_its_list_and_downloads_every_list(
     result = citation_of(browsing, f"{live_server.url}/submissions/{weka.pk}/", "citation-submission")
     assert result["text"].startswith(f"WekaIO on AWS (WekaIO, WekaIO Matrix): IO500 submission {weka.pk}, ")
     assert "#1 on the IO500 list at SC19 (verified; list entry io500-sc19-io500-v1-1)" in result["text"]
-    assert "Registry verdict: Verified; reproducibility: not recorded." in result["text"]
+    assert "Registry verdict: Checked here; reproducibility: not recorded." in result["text"]
     assert f"{live_server.url}/submissions/{weka.pk}/, retrieved " in result["text"]
     assert result["bibtex"].startswith(f"@misc{{io500-submission-{weka.pk},")
     assert "urldate = {" in result["bibtex"]

@@ -88,6 +88,7 @@ def test_no_page_scrolls_sideways(
         "how-to-run": "/how-to-run/",
         "call": "/call/",
         "about": "/about/",
+        "claims": "/claims/?claim=%231+on+the+ISC41+IO500+list",
         "api-docs": "/api/docs/",
         "login": "/accounts/login/",
         "signup": "/accounts/signup/",

@@ -186,7 +186,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     newcomer.select_option("[name=release]", "isc40")
     newcomer.click("button:has-text('Upload and verify')")
     newcomer.wait_for_url("**/submissions/*/")
-    newcomer.wait_for_selector("[data-role=status]:has-text('Verified')")
+    newcomer.wait_for_selector("[data-role=status]:has-text('Checked here')")
     # Once verified, the page says what to do next, and "Submit for review" is on the first screen.
     newcomer.wait_for_selector("[data-role=next-step][data-kind=act]")
     assert above_the_fold(newcomer, "[data-role=next-step]")

@@ -56,7 +56,7 @@ def upload(page: Any, base: str, tarball: Path, system: str, release: str) -> Su
     page.select_option("[name=release]", release)
     page.click("button:has-text('Upload and verify')")
     page.wait_for_url("**/submissions/*/")
-    page.wait_for_selector("[data-role=status]:has-text('Verified')", timeout=120_000)
+    page.wait_for_selector("[data-role=status]:has-text('Checked here')", timeout=120_000)
     page.wait_for_selector("[data-role=next-step][data-kind=act]")
     pk = int(page.url.rstrip("/").rsplit("/", 1)[1])
     return Submission.objects.get(pk=pk)

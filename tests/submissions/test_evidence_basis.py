@@ -1,5 +1,5 @@
 """What a verdict rests on, end to end: a real run ingested with two scored phases' raw outputs
-deleted is valid with a warning, says "verified from summaries only" (naming the phases) on its page
+deleted is valid with a warning, says "checked from summaries only" (naming the phases) on its page
 and in the API, stays off the ranked lists the registry builds (the build says why), and enters once
 a committee decision names the gap; a complete run shows its own level."""
 
@@ -121,7 +121,7 @@ class TestShown:
         client = Client()
         client.force_login(submitter)
         page = client.get(f"/submissions/{submission.pk}/").content.decode()
-        assert "verified from summaries only" in page
+        assert "checked from summaries only" in page
         assert 'data-role="summary-only"' in page
         for phase in GAP:
             assert f"<code>{phase}</code>" in page
@@ -137,7 +137,7 @@ class TestShown:
         client = Client()
         client.force_login(submitter)
         page = client.get(f"/submissions/{submission.pk}/").content.decode()
-        assert "verified against the tools&#x27; outputs and across phases" in page
+        assert "checked against the tools&#x27; outputs and across phases" in page
         assert 'data-role="summary-only"' not in page
 
     def test_the_api_gives_the_level_the_phases_and_whether_the_gap_is_accepted(
@@ -146,13 +146,13 @@ class TestShown:
         submission = upload(release)
         body = api_client_for(submitter).get(f"/api/v1/submissions/{submission.pk}/").json()
         assert body["evidence_basis"]["level"] == "summaries"
-        assert body["evidence_basis"]["text"] == "verified from summaries only"
+        assert body["evidence_basis"]["text"] == "checked from summaries only"
         assert body["evidence_basis"]["summary_only_phases"] == GAP
         assert body["evidence_basis"]["gap_accepted"] is False
         primary = next(r for r in body["results"] if r["is_primary"])
         assert primary["basis"] == {
             "level": "summaries",
-            "text": "verified from summaries only",
+            "text": "checked from summaries only",
             "summary_only_phases": GAP,
         }
 
@@ -177,7 +177,7 @@ class TestShown:
         client = Client()
         client.force_login(submitter)
         mine = client.get("/submissions/mine/").content.decode()
-        assert "verified from summaries only" in mine
+        assert "checked from summaries only" in mine
         assert "no raw output: ior-easy-write, mdtest-hard-write" in mine
         assert gapped.storage_system_id is not None
         system = Client().get(f"/systems/{gapped.storage_system_id}/").content.decode()
@@ -191,7 +191,7 @@ class TestShown:
         Submission.objects.filter(pk=gapped.pk).update(review_state=ReviewState.PUBLISHED)
         page = Client().get(f"/submissions/{gapped.pk}/").content.decode()
         assert "What the verdict rests on" in page
-        assert "verified from summaries only (no raw output of ior-easy-write, mdtest-hard-write)" in page
+        assert "checked from summaries only (no raw output of ior-easy-write, mdtest-hard-write)" in page
 
     def test_the_review_queue_and_page_show_the_gap(
         self, upload: Callable[..., Submission], release: Release, committee_member: Any
@@ -201,7 +201,7 @@ class TestShown:
         client = Client()
         client.force_login(committee_member)
         queue = client.get("/review/").content.decode()
-        assert "verified from summaries only" in queue
+        assert "checked from summaries only" in queue
         assert "no raw output: ior-easy-write, mdtest-hard-write" in queue
         page = client.get(f"/review/{submission.pk}/").content.decode()
         assert "Accept despite missing raw outputs of: ior-easy-write, mdtest-hard-write" in page
@@ -216,7 +216,7 @@ class TestLists:
         gaps = list_evidence_gaps(release=release, kind="research")
         assert [g["submission_id"] for g in gaps] == [submission.pk]
         assert gaps[0]["summary_only"] == GAP
-        assert "verified from summaries only" in gaps[0]["reason"]
+        assert "checked from summaries only" in gaps[0]["reason"]
         out = io.StringIO()
         call_command("build_list", release.slug, "research", stdout=out)
         assert "Left out for missing raw outputs: 1." in out.getvalue()

@@ -111,7 +111,8 @@ def test_runs_without_a_configuration_do_not_count_as_differences(client):
     assert response.context["data"]["config_known"] == [True, False]
     assert all(not row["differs"] for row in response.context["data"]["config"])
     assert (
-        "Only one of these submissions has a verified run with a configuration" in response.content.decode()
+        "Only one of these submissions has a run checked here with a configuration"
+        in response.content.decode()
     )
 
 

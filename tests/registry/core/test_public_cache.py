@@ -224,7 +224,7 @@ def test_made_up_names_in_a_path_add_no_cache_key(client):
 PUBLIC_SAMPLE_QUERY = (
     "q=a&filesystem=lustre&vendor=ddn&nodes_min=1&nodes_max=99&year=2041&o=bw&w_bw=2&w_md=1"
     "&reproducibility=limited&institution_type=university&formula=bw*md"
-    "&version=1&kind=main&phase=easy-write&unrelated=1"
+    "&version=1&kind=main&phase=easy-write&claim=%231+at+ISC41&unrelated=1"
 )
 
 
@@ -309,6 +309,7 @@ def test_every_public_view_reads_only_the_query_parameters_its_route_declares(mo
         "/how-to-run/",
         "/call/",
         "/about/",
+        "/claims/",
     ]
     covered = set()
     for url in urls:

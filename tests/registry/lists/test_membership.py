@@ -160,7 +160,7 @@ def test_the_bundled_runner_enters_only_the_lists_its_release_opened_for_it():
     assert ranked_ids("io500", [run, official], opened) == [1, 2]
 
 
-# Missing evidence: scored phases without their raw outputs (verified from summaries only).
+# Missing evidence: scored phases without their raw outputs (checked from summaries only).
 GAP: tuple[str, ...] = ("ior-easy-write", "mdtest-hard-write")
 RANKED = [
     ListKind.IO500,

@@ -88,7 +88,7 @@ class TestSubmit:
     @pytest.mark.parametrize(
         ("status", "words"),
         [
-            (Submission.Status.PROCESSING, "still being verified"),
+            (Submission.Status.PROCESSING, "still being checked"),
             (Submission.Status.INVALID, "not valid under the IO500 rules"),
             (Submission.Status.REJECTED, "could not be verified"),
         ],

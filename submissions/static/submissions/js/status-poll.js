@@ -1,4 +1,4 @@
-// Live status of submissions that are still being verified, without reloading the page.
+// Live status of submissions that are still being checked, without reloading the page.
 //
 // Every element `.submission-status[data-final="false"]` is polled at its `data-status-url` (the small
 // JSON of submissions:status). Polling starts fast, backs off while nothing changes, slows right down
