@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("submissions", "0018_questionnaire_feedback_optional"),
+        ("submissions", "0020_system_declared_hardware"),
     ]
 
     operations = [
