@@ -23,7 +23,6 @@ import gzip
 import hashlib
 import io
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -89,11 +88,19 @@ def _ordered_snapshots() -> list[ListSnapshot]:
     )
 
 
-def _lists_with_rows() -> Iterator[tuple[ListSnapshot, list[dict[str, Any]]]]:
+# Every visible list with its complete rows, in file order: what both formats are written from.
+BulkLists = list[tuple[ListSnapshot, list[dict[str, Any]]]]
+
+
+def bulk_lists() -> BulkLists:
+    """Read once by a build of both files: the rows are most of a build's work (about half of each
+    file's), the writing and compressing the rest."""
     known: dict[int, KnownRun] = {}
+    lists: BulkLists = []
     for snapshot in _ordered_snapshots():
         rows = list_row_values(list_entries(snapshot=snapshot))
-        yield snapshot, complete_rows(snapshot, rows, known=known)
+        lists.append((snapshot, complete_rows(snapshot, rows, known=known)))
+    return lists
 
 
 def list_summary(snapshot: ListSnapshot, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -113,17 +120,17 @@ def list_summary(snapshot: ListSnapshot, rows: list[dict[str, Any]]) -> dict[str
     return payload
 
 
-def _write_csv(stream: TextIO) -> tuple[int, int]:
+def _write_csv(stream: TextIO, lists_with_rows: BulkLists) -> tuple[int, int]:
     fields = complete_fields(with_custom=False)
     lists = rows = 0
     csv_write(stream, fields, ())
-    for _snapshot, list_rows in _lists_with_rows():
+    for _snapshot, list_rows in lists_with_rows:
         csv_write(stream, fields, list_rows, header=False)
         lists, rows = lists + 1, rows + len(list_rows)
     return lists, rows
 
 
-def _write_json(stream: TextIO, generated_at: str) -> tuple[int, int]:
+def _write_json(stream: TextIO, generated_at: str, lists_with_rows: BulkLists) -> tuple[int, int]:
     """One JSON document written row by row: the rows first, the lists they belong to after them."""
     head = {
         "about": ABOUT,
@@ -136,7 +143,7 @@ def _write_json(stream: TextIO, generated_at: str) -> tuple[int, int]:
     stream.write(json.dumps(head)[:-1] + ', "rows": [')
     summaries: list[dict[str, Any]] = []
     rows = 0
-    for snapshot, list_rows in _lists_with_rows():
+    for snapshot, list_rows in lists_with_rows:
         for row in list_rows:
             stream.write(("\n" if rows == 0 else ",\n") + json.dumps(row))
             rows += 1
@@ -145,18 +152,22 @@ def _write_json(stream: TextIO, generated_at: str) -> tuple[int, int]:
     return len(summaries), rows
 
 
-def bulk_build(fmt: str) -> BulkFile:
-    """The file built now, from the database."""
+def bulk_build(fmt: str, lists: BulkLists | None = None) -> BulkFile:
+    """The file built now, from the database, or from `lists` (bulk_lists) read for both formats."""
+    lists_with_rows = bulk_lists() if lists is None else lists
     generated_at = timezone.now().isoformat()
     buffer = io.BytesIO()
     with (
         gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=COMPRESS_LEVEL, mtime=0) as compressed,
         io.TextIOWrapper(compressed, encoding="utf-8", newline="") as text,
     ):
-        lists, rows = _write_csv(text) if fmt == "csv" else _write_json(text, generated_at)
+        if fmt == "csv":
+            count, rows = _write_csv(text, lists_with_rows)
+        else:
+            count, rows = _write_json(text, generated_at, lists_with_rows)
     body = buffer.getvalue()
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
-    return BulkFile(fmt=fmt, body=body, etag=etag, generated_at=generated_at, lists=lists, rows=rows)
+    return BulkFile(fmt=fmt, body=body, etag=etag, generated_at=generated_at, lists=count, rows=rows)
 
 
 def _prefix() -> str:
@@ -176,10 +187,11 @@ def _save(name: str, body: bytes) -> None:
     default_storage.save(name, ContentFile(body))
 
 
-def bulk_store(fmt: str) -> BulkFile:
-    """Build the file from the database and store it for the current list generation."""
+def bulk_store(fmt: str, lists: BulkLists | None = None) -> BulkFile:
+    """Build the file (from the database, or from `lists`) and store it for the current list
+    generation."""
     prefix = _prefix()
-    built = bulk_build(fmt)
+    built = bulk_build(fmt, lists)
     upcoming = next_embargo_end()
     body_name, meta_name = _names(prefix, fmt)
     _save(body_name, built.body)

@@ -8,7 +8,7 @@ from typing import Any
 from celery import shared_task
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from frontend.lists.bulk import BULK_FORMATS, bulk_needs_build, bulk_prune, bulk_store
+from frontend.lists.bulk import BULK_FORMATS, bulk_lists, bulk_needs_build, bulk_prune, bulk_store
 from registry.signals import lists_changed
 
 logger = logging.getLogger(__name__)
@@ -18,7 +18,8 @@ logger = logging.getLogger(__name__)
 @shared_task(acks_late=True)  # type: ignore[untyped-decorator]
 def bulk_downloads_build() -> dict[str, int]:
     """Build and store both bulk files for the current lists and delete those of earlier lists."""
-    built = {fmt: bulk_store(fmt).rows for fmt in BULK_FORMATS}
+    lists = bulk_lists()  # read once, written in both formats
+    built = {fmt: bulk_store(fmt, lists).rows for fmt in BULK_FORMATS}
     bulk_prune()
     return built
 

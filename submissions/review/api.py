@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -28,11 +24,11 @@ from submissions.models import (
     Submission,
     SubmissionRevision,
 )
-from submissions.permissions import authenticated_user
+from submissions.review.api_base import SubmissionStepApi
 from submissions.review.decisions import entry_decisions
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.questionnaire import MAX_ANSWER_CHARS
-from submissions.review.selectors import may_follow_review, questionnaire_get, review_comment_list
+from submissions.review.selectors import questionnaire_get, review_comment_list
 from submissions.review.services import (
     COMMITTEE_DECISIONS,
     MAX_COMMENT_CHARS,
@@ -48,7 +44,6 @@ from submissions.review.services import (
     submission_withdraw,
     system_description_edit,
 )
-from submissions.selectors import submission_get_visible
 from submissions.serializers import SubmissionCreatedSerializer, SubmissionSummarySerializer
 from submissions.system.description import COUNT_FIELDS, FORM_FIELD_NAMES, MAX_TEXT, NETWORK_FIELD
 from submissions.system.files import MAX_PROBLEMS_LISTED
@@ -110,17 +105,13 @@ class EntryDecisionCreateSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class EntryDecisionApi(GenericAPIView[EntryDecision]):
+class EntryDecisionApi(SubmissionStepApi):
     """A submission's per-entry decisions, oldest first; POST takes one (a reason is required)."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = EntryDecisionSerializer
 
     def get(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        if not may_follow_review(user, submission):
-            raise PermissionDenied("Only the submitter and the IO500 committee see its decisions.")
+        _user, submission = self.submission(request, pk, followers_only="see its decisions")
         rows = entry_decisions(submission=submission)
         return Response(EntryDecisionSerializer(rows, many=True).data)
 
@@ -133,40 +124,23 @@ class EntryDecisionApi(GenericAPIView[EntryDecision]):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = EntryDecisionCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        data = form.validated_data
-        try:
-            decision = entry_decision_take(
-                user=user,
-                submission=submission,
-                kind=data["kind"],
-                reason=data["reason"],
-                list_kind=data["list_kind"],
-                release=data["release"],
-                duplicate_of=data["duplicate_of"],
-            )
-        except DjangoValidationError as exc:
-            return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
+        user, submission = self.submission(request, pk)
+        data = self.form(request, EntryDecisionCreateSerializer)
+        decision = entry_decision_take(
+            user=user,
+            submission=submission,
+            kind=data["kind"],
+            reason=data["reason"],
+            list_kind=data["list_kind"],
+            release=data["release"],
+            duplicate_of=data["duplicate_of"],
+        )
         return Response(EntryDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)
 
 
 # The review workflow by token: the submitter fixes and submits, the committee decides. Each view
-# calls the service the web pages call, so the API and the pages refuse and record alike.
-
-
-def _refused(exc: DjangoValidationError | PermissionDenied) -> Response:
-    """A refusal of a service as JSON: 403 for whose step it is, else 400 with the reason (per field
-    when the service named fields)."""
-    if isinstance(exc, PermissionDenied):
-        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
-    if hasattr(exc, "error_dict"):
-        fields = exc.message_dict
-        said = " ".join(message for messages in fields.values() for message in messages)
-        return Response({"detail": said, "fields": fields}, status=status.HTTP_400_BAD_REQUEST)
-    return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
+# calls the service the web pages call, so the API and the pages refuse and record alike
+# (submissions.review.api_base).
 
 
 _REFUSALS = {
@@ -192,22 +166,16 @@ class SubmitSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class SubmitApi(GenericAPIView[Any]):
+class SubmitApi(SubmissionStepApi):
     """Submit your verified upload for review (from draft, or again after changes were requested)."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = SubmitSerializer
 
     @extend_schema(request=SubmitSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS})
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = SubmitSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            row = submission_submit(user=user, submission=submission, **form.validated_data)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        user, submission = self.submission(request, pk)
+        data = self.form(request, SubmitSerializer)
+        row = submission_submit(user=user, submission=submission, **data)
         return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
 
 
@@ -236,34 +204,28 @@ class ReviewDecisionSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class ReviewDecisionApi(GenericAPIView[Any]):
+class ReviewDecisionApi(SubmissionStepApi):
     """The committee's review decision on a submission: start the review, accept, request changes
     or reject."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = ReviewDecisionSerializer
 
     @extend_schema(
         request=ReviewDecisionSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS}
     )
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = ReviewDecisionSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        action, reason, gap = (form.validated_data[name] for name in ("action", "reason", "gap_phases"))
+        user, submission = self.submission(request, pk)
+        data = self.form(request, ReviewDecisionSerializer)
+        action, reason, gap = (data[name] for name in ("action", "reason", "gap_phases"))
         if gap is not None and action != "accept":
             return Response(
                 {"detail": "gap_phases goes with accept only."},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        try:
-            if action == "accept":
-                row = submission_accept(user=user, submission=submission, reason=reason, gap_phases=gap)
-            else:
-                row = COMMITTEE_DECISIONS[action](user=user, submission=submission, reason=reason)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        if action == "accept":
+            row = submission_accept(user=user, submission=submission, reason=reason, gap_phases=gap)
+        else:
+            row = COMMITTEE_DECISIONS[action](user=user, submission=submission, reason=reason)
         return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
 
 
@@ -315,27 +277,21 @@ def _unknown_names(data: Any, known: Any) -> Response | None:
     )
 
 
-class SystemDescriptionEditApi(GenericAPIView[Any]):
+class SystemDescriptionEditApi(SubmissionStepApi):
     """Fix the system description of your submission until it is accepted; each edit is a new
     version naming what changed, which the committee sees."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = SystemEditSerializer
     queryset = Submission.objects.none()  # as QuestionnaireApi: OPTIONS describes the write
 
     @extend_schema(request=SystemEditSerializer, responses={200: RevisionSerializer, **_REFUSALS})
     def patch(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
+        user, submission = self.submission(request, pk)
         unknown = _unknown_names(request.data, FORM_FIELD_NAMES)
         if unknown is not None:
             return unknown
-        form = SystemEditSerializer(data=request.data, partial=True)
-        form.is_valid(raise_exception=True)
-        try:
-            revision = system_description_edit(user=user, submission=submission, fields=form.validated_data)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        data = self.form(request, SystemEditSerializer, partial=True)
+        revision = system_description_edit(user=user, submission=submission, fields=data)
         return Response(RevisionSerializer(revision).data)
 
 
@@ -351,11 +307,10 @@ class QuestionnaireSerializer(serializers.Serializer[dict[str, Any]]):
         }
 
 
-class QuestionnaireApi(GenericAPIView[Any]):
+class QuestionnaireApi(SubmissionStepApi):
     """Answer (or change) the reproducibility questionnaire until the submission is accepted; a
     change after the first answers is a new version naming the answers that changed."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = QuestionnaireSerializer
     # An OPTIONS request describes PUT by asking for the object: with no rows it answers 404 there,
     # which DRF's metadata skips (without a queryset it was a 500). Requests use the selector.
@@ -364,10 +319,7 @@ class QuestionnaireApi(GenericAPIView[Any]):
     @extend_schema(responses={200: QuestionnaireSerializer, 403: _REFUSALS[403]})
     def get(self, request: Request, pk: int) -> Response:
         """The answers as they stand (blank where none was given yet), for a client to fill in and PUT."""
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        if not may_follow_review(user, submission):
-            raise PermissionDenied("Only the submitter and the IO500 committee see its questionnaire.")
+        _user, submission = self.submission(request, pk, followers_only="see its questionnaire")
         questionnaire = questionnaire_get(submission=submission)
         return Response(
             {name: getattr(questionnaire, name) if questionnaire else "" for name in QUESTIONNAIRE_SECTIONS}
@@ -375,35 +327,24 @@ class QuestionnaireApi(GenericAPIView[Any]):
 
     @extend_schema(request=QuestionnaireSerializer, responses={200: QuestionnaireSerializer, **_REFUSALS})
     def put(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
+        user, submission = self.submission(request, pk)
         unknown = _unknown_names(request.data, list(QUESTIONNAIRE_SECTIONS))
         if unknown is not None:
             return unknown
-        form = QuestionnaireSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            questionnaire = questionnaire_record(
-                user=user, submission=submission, answers=form.validated_data
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        data = self.form(request, QuestionnaireSerializer)
+        questionnaire = questionnaire_record(user=user, submission=submission, answers=data)
         return Response({name: getattr(questionnaire, name) for name in QUESTIONNAIRE_SECTIONS})
 
 
-class RevisionListApi(GenericAPIView[SubmissionRevision]):
+class RevisionListApi(SubmissionStepApi):
     """The versions of the system description and the questionnaire, oldest first."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = RevisionSerializer
     queryset = SubmissionRevision.objects.none()  # for the schema's path parameter; requests use the selector
 
     @extend_schema(responses={200: RevisionSerializer(many=True), 403: _REFUSALS[403]})
     def get(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        if not may_follow_review(user, submission):
-            raise PermissionDenied("Only the submitter and the IO500 committee see its versions.")
+        _user, submission = self.submission(request, pk, followers_only="see its versions")
         rows = SubmissionRevision.objects.filter(submission=submission).select_related("author")
         return Response(RevisionSerializer(rows.order_by("kind", "number"), many=True).data)
 
@@ -415,12 +356,11 @@ class ReplaceSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class ReplaceApi(GenericAPIView[Any]):
+class ReplaceApi(SubmissionStepApi):
     """Replace the tarball of your submission until it is accepted: the new upload is a new
     submission linked as the next version; this one is kept, superseded, and its description,
     questionnaire, release and review carry over."""
 
-    permission_classes = [IsAuthenticated]
     throttle_classes = [UploadThrottle]
     parser_classes = [MultiPartParser, FormParser]
     serializer_class = ReplaceSerializer
@@ -436,19 +376,15 @@ class ReplaceApi(GenericAPIView[Any]):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = ReplaceSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        archive = form.validated_data["archive"]
+        user, submission = self.submission(request, pk)
+        data = self.form(request, ReplaceSerializer)
+        archive = data["archive"]
         try:
             row = submission_replace(
                 user=user, submission=submission, archive=archive, original_name=archive.name or "archive"
             )
         except ArchiveStorageUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_507_INSUFFICIENT_STORAGE)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
         body = SubmissionCreatedSerializer(row, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
@@ -463,29 +399,21 @@ class RevokeSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class EntryDecisionRevokeApi(GenericAPIView[Any]):
+class EntryDecisionRevokeApi(SubmissionStepApi):
     """The committee revokes one of its per-entry decisions (exclude, move, withdraw after publication,
     duplicate): it stays recorded, no longer applies, and the next list version reflects it."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = RevokeSerializer
     queryset = EntryDecision.objects.none()  # for the schema's path parameters; requests use the service
 
     @extend_schema(request=RevokeSerializer, responses={200: EntryDecisionSerializer, **_REFUSALS})
     def post(self, request: Request, pk: int, decision_pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
+        user, submission = self.submission(request, pk)
         decision = EntryDecision.objects.filter(pk=decision_pk, submission=submission).first()
         if decision is None:
             raise NotFound(f"Submission {pk} has no decision {decision_pk}.")
-        form = RevokeSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            revoked = entry_decision_revoke(
-                user=user, decision=decision, reason=form.validated_data["reason"]
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        data = self.form(request, RevokeSerializer)
+        revoked = entry_decision_revoke(user=user, decision=decision, reason=data["reason"])
         return Response(EntryDecisionSerializer(revoked).data)
 
 
@@ -505,23 +433,17 @@ class AssessSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class AssessApi(GenericAPIView[Any]):
+class AssessApi(SubmissionStepApi):
     """The committee assigns the reproducibility level and the list category, confirming or changing
     the lists the submitter asked for (while submitted, under review or accepted)."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = AssessSerializer
 
     @extend_schema(request=AssessSerializer, responses={200: SubmissionSummarySerializer, **_REFUSALS})
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = AssessSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            row = submission_assess(user=user, submission=submission, **form.validated_data)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        user, submission = self.submission(request, pk)
+        data = self.form(request, AssessSerializer)
+        row = submission_assess(user=user, submission=submission, **data)
         return Response(SubmissionSummarySerializer(row, context={"request": request}).data)
 
 
@@ -543,38 +465,29 @@ class CommentCreateSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class CommentApi(GenericAPIView[ReviewComment]):
+class CommentApi(SubmissionStepApi):
     """The comments between the submitter and the committee, oldest first; POST adds one (the
     submitter's own submission, or the committee's on any)."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = CommentSerializer
     queryset = ReviewComment.objects.none()  # for the schema's path parameter; requests use the selector
 
     @extend_schema(responses={200: CommentSerializer(many=True), 403: _REFUSALS[403]})
     def get(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        if not may_follow_review(user, submission):
-            raise PermissionDenied("Only the submitter and the IO500 committee read its comments.")
+        _user, submission = self.submission(request, pk, followers_only="read its comments")
         rows = review_comment_list(submission=submission)
         return Response(CommentSerializer(rows, many=True).data)
 
     @extend_schema(request=CommentCreateSerializer, responses={201: CommentSerializer, **_REFUSALS})
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = CommentCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            comment = comment_add(
-                user=user,
-                submission=submission,
-                body=form.validated_data["body"],
-                parent_id=form.validated_data["parent"],
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        user, submission = self.submission(request, pk)
+        data = self.form(request, CommentCreateSerializer)
+        comment = comment_add(
+            user=user,
+            submission=submission,
+            body=data["body"],
+            parent_id=data["parent"],
+        )
         return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)
 
 
@@ -582,23 +495,15 @@ class WithdrawSerializer(serializers.Serializer[dict[str, Any]]):
     reason = serializers.CharField(max_length=10_000, help_text="Why you withdraw it; the committee sees it.")
 
 
-class WithdrawApi(GenericAPIView[Any]):
+class WithdrawApi(SubmissionStepApi):
     """Withdraw your own submission before it is published (the same step as the decisions
     endpoint's `withdraw`, under its own address): it leaves review and no list takes it."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = WithdrawSerializer
 
     @extend_schema(request=WithdrawSerializer, responses={201: EntryDecisionSerializer, **_REFUSALS})
     def post(self, request: Request, pk: int) -> Response:
-        user = authenticated_user(request.user)
-        submission = submission_get_visible(user=user, pk=pk)
-        form = WithdrawSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            decision = submission_withdraw(
-                user=user, submission=submission, reason=form.validated_data["reason"]
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        user, submission = self.submission(request, pk)
+        data = self.form(request, WithdrawSerializer)
+        decision = submission_withdraw(user=user, submission=submission, reason=data["reason"])
         return Response(EntryDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)

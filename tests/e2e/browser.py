@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import PASSWORD
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -101,3 +103,12 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
         }"""
     )
     return found
+
+
+def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> None:
+    """Through the log-in form, as a person would: the one way every browser test logs in."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("[name=username]", username)
+    page.fill("[name=password]", password)
+    page.click("button:has-text('Log in')")
+    page.wait_for_load_state()

@@ -10,22 +10,13 @@ from typing import Any
 import pytest
 
 from submissions.review.roles import committee_member_add
-from tests.conftest import PASSWORD
-from tests.e2e.browser import ARTIFACTS, AXE_FAILING_IMPACTS, axe_violations, open_page
+from tests.e2e.browser import ARTIFACTS, AXE_FAILING_IMPACTS, axe_violations, log_in, open_page
 from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
-
-
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("[name=username]", username)
-    page.fill("[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
-    page.wait_for_load_state()
 
 
 def check(page: Any, url: str, report: dict[str, Any]) -> list[str]:

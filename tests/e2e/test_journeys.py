@@ -24,7 +24,7 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import ARTIFACTS, open_page, screenshot
+from tests.e2e.browser import ARTIFACTS, log_in, open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
@@ -73,14 +73,6 @@ def above_the_fold(page: Any, selector: str) -> bool:
     if not inside:
         sys.stderr.write(f"{selector} is at {box['y']:.0f}-{box['y'] + box['height']:.0f}px of {height}px\n")
     return inside
-
-
-def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("[name=username]", username)
-    page.fill("[name=password]", password)
-    page.click("button:has-text('Log in')")
-    page.wait_for_load_state()
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.conftest import PASSWORD
-from tests.e2e.browser import open_page, screenshot
+from tests.e2e.browser import log_in, open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.support.data import submission_folder
 
@@ -27,11 +27,7 @@ def test_a_run_faster_than_its_declared_network_shows_the_error_first(
     problems: list[str] = []
     page = open_page(browser, problems).page
     base = live_server.url
-    page.goto(f"{base}/accounts/login/")
-    page.fill("[name=username]", "alice")
-    page.fill("[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
-    page.wait_for_load_state()
+    log_in(page, base, "alice")
 
     page.goto(f"{base}/submissions/upload/")
     page.set_input_files("[name=archive]", str(tarball))

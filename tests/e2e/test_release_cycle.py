@@ -21,8 +21,8 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import open_page, screenshot
-from tests.e2e.test_journeys import fits_its_screen, log_in
+from tests.e2e.browser import log_in, open_page, screenshot
+from tests.e2e.test_journeys import fits_its_screen
 from tests.submissions.archives import pack_folder
 from tests.support.data import submission_folder
 

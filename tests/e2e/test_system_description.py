@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 
 from submissions.models import Submission
 from tests.conftest import PASSWORD
-from tests.e2e.browser import open_page, screenshot
+from tests.e2e.browser import log_in, open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.submissions.system.documents import VALID, as_bytes, with_unknown_fields
 from tests.support.data import submission_folder
@@ -31,11 +31,7 @@ def test_an_uploaded_schema_document_is_shown_grouped(browser: Any, live_server:
     problems: list[str] = []
     page = open_page(browser, problems).page
     base = live_server.url
-    page.goto(f"{base}/accounts/login/")
-    page.fill("[name=username]", "alice")
-    page.fill("[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
-    page.wait_for_load_state()
+    log_in(page, base, "alice")
 
     # A document with unknown fields is refused on the form, each field named.
     page.goto(f"{base}/submissions/upload/")

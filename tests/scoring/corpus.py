@@ -5,7 +5,20 @@ Missing data is a broken setup, not a reason to skip, so asking for it fails the
 
 from __future__ import annotations
 
+from functools import cache
+
+from scoring.model import RunResult
+from scoring.readers.locate import read_runs
 from tests.support.data import IO500_DATA as DATA
 from tests.support.data import REPO, data_root, submissions_root
 
-__all__ = ["DATA", "REPO", "data_root", "submissions_root"]
+__all__ = ["DATA", "REPO", "corpus_runs", "data_root", "submissions_root"]
+
+
+@cache
+def corpus_runs(folder: str) -> tuple[RunResult, ...]:
+    """The runs of the corpus folder `folder` (submission-N), read once per session: several tests
+    go through the whole corpus (what the readers find, the verification, the scale), and reading is
+    most of their work. The readers hand out fresh objects; a test must not change them. A folder that
+    cannot be read raises ReadError on every call (an exception is not cached)."""
+    return tuple(read_runs(submissions_root() / folder))

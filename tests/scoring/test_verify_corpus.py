@@ -14,7 +14,8 @@ from scoring import ReadError, Verification, verify
 from scoring.means import geometric_mean
 from scoring.model import MD_PHASES, Severity
 from scoring.rules.evidence import AGREES, DISAGREES, evidence_report
-from tests.scoring.corpus import data_root
+from scoring.verify import verify_run
+from tests.scoring.corpus import corpus_runs, data_root
 
 # data_root() fails loudly (naming the path) when the corpus is missing: collecting this file errors
 # rather than parametrizing over nothing, which pytest would report as skipped.
@@ -71,14 +72,15 @@ LIST_RELATIVE = 0.01  # shell-era list values were derived from 3-decimal phase 
 
 @cache
 def verified(folder: str) -> list[Verification]:
-    return verify(SUBMISSIONS / folder)
+    # verify() is read_runs then verify_run on each run: the runs read once for every corpus test.
+    return [verify_run(run) for run in corpus_runs(folder)]
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_submission_reads_and_its_score_agrees(folder: str) -> None:
     if folder in UNREADABLE:
         with pytest.raises(ReadError, match="No IO500 result"):
-            verified(folder)
+            verify(SUBMISSIONS / folder)
         return
     verifications = verified(folder)
     assert verifications, f"{folder} gave no run"

@@ -255,9 +255,9 @@ def test_a_change_of_the_lists_builds_the_files_in_a_task_and_requests_never_bui
     built: list[str] = []
     real_build = bulk.bulk_build
 
-    def counted_build(fmt: str) -> bulk.BulkFile:
+    def counted_build(fmt: str, lists: bulk.BulkLists | None = None) -> bulk.BulkFile:
         built.append(fmt)
-        return real_build(fmt)
+        return real_build(fmt, lists)
 
     monkeypatch.setattr(bulk, "bulk_build", counted_build)
     # What a publish sends after its commit: the receivers move the generation on and queue the task
@@ -266,7 +266,7 @@ def test_a_change_of_the_lists_builds_the_files_in_a_task_and_requests_never_bui
     assert sorted(built) == ["csv", "json"]
     assert not bulk.bulk_needs_build()
 
-    def no_build(fmt: str) -> None:
+    def no_build(fmt: str, lists: bulk.BulkLists | None = None) -> None:
         raise AssertionError("a request built the bulk file")
 
     monkeypatch.setattr(bulk, "bulk_build", no_build)

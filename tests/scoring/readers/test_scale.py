@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scoring.model import RunResult
 from scoring.readers.locate import read_runs
-from tests.scoring.corpus import data_root
+from tests.scoring.corpus import corpus_runs, data_root
 
 Submission = Callable[[int], Path]
 
@@ -22,7 +22,7 @@ def _runs() -> list[RunResult]:
     runs: list[RunResult] = []
     for folder in FOLDERS:
         if folder.name != "submission-177":  # only an io500.sh generator script, no result
-            runs.extend(read_runs(folder))
+            runs.extend(corpus_runs(folder.name))
     return runs
 
 

@@ -63,7 +63,8 @@ def test_a_submitter_cannot_accept_their_own_submission(
     client.post(url(draft, "submit"), CONFIRMED, format="json")
     answer = client.post(url(draft, "review"), {"action": "accept"}, format="json")
     assert answer.status_code == 403
-    assert answer.json() == {"detail": "Only the IO500 committee can take this decision."}
+    # The shape of every error under /api/ (registry.core.api_errors), refusals of a service too.
+    assert answer.json() == {"detail": "Only the IO500 committee can take this decision.", "status": 403}
 
 
 def test_requesting_changes_without_a_reason_is_refused(
