@@ -14,7 +14,9 @@ now, so that no reader pays for them); `everything`, True when any published lis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import contextvars
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import connection, transaction
@@ -25,6 +27,9 @@ from registry.models import Release
 
 lists_changed = Signal()
 
+# Set while `lists_changes_held` runs: what the held work changed, sent once when it ends.
+_held: contextvars.ContextVar[_Changes | None] = contextvars.ContextVar("lists_changes_held", default=None)
+
 
 class _Changes:
     """What one transaction changed so far; sent once, by the first of its commit callbacks to run."""
@@ -33,6 +38,7 @@ class _Changes:
         self.snapshot_ids: set[int] = set()
         self.everything = False
         self.sent = False
+        self.waiting = False  # held by `lists_changes_held`, to be sent when it ends
 
 
 class _SendOnCommit:
@@ -46,6 +52,8 @@ class _SendOnCommit:
         if self.changes.sent:
             return
         self.changes.sent = True
+        if _hold(self.changes.snapshot_ids, self.changes.everything):
+            return
         lists_changed.send(
             sender=Release,
             snapshot_ids=frozenset(self.changes.snapshot_ids),
@@ -61,10 +69,44 @@ def _pending_changes() -> _Changes | None:
     return None
 
 
+@contextlib.contextmanager
+def lists_changes_held() -> Iterator[None]:
+    """Hold every `lists_changed` the enclosed work sends and send them as one when it ends (also
+    when it fails: what it committed before the error changed the lists too). An import saves each
+    release and publishes many lists outside of one transaction: without this, every save refreshed
+    the charts and rebuilt the bulk downloads again."""
+    if _held.get() is not None:
+        yield
+        return
+    changes = _Changes()
+    token = _held.set(changes)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        if changes.waiting:
+            lists_changed.send(
+                sender=Release, snapshot_ids=frozenset(changes.snapshot_ids), everything=changes.everything
+            )
+
+
+def _hold(snapshot_ids: Iterable[int], everything: bool) -> bool:
+    """Whether the change was held (recorded for the one signal `lists_changes_held` sends)."""
+    changes = _held.get()
+    if changes is None:
+        return False
+    changes.waiting = True
+    changes.snapshot_ids.update(snapshot_ids)
+    changes.everything = changes.everything or everything
+    return True
+
+
 def lists_changed_on_commit(*, snapshot_ids: Iterable[int] = (), everything: bool = False) -> None:
     """Send `lists_changed` after the current transaction commits (at once outside of one); the
     calls of one transaction send one signal with everything they named."""
     if not connection.in_atomic_block:
+        if _hold(snapshot_ids, everything):
+            return
         lists_changed.send(sender=Release, snapshot_ids=frozenset(snapshot_ids), everything=everything)
         return
     changes = _pending_changes() or _Changes()
@@ -75,6 +117,8 @@ def lists_changed_on_commit(*, snapshot_ids: Iterable[int] = (), everything: boo
 
 def lists_changed_now(*, everything: bool = False) -> None:
     """Send `lists_changed` now: for work done outside of any transaction (an import's last step)."""
+    if _hold((), everything):
+        return
     lists_changed.send(sender=Release, snapshot_ids=frozenset(), everything=everything)
 
 

@@ -6,6 +6,7 @@ Django is imported lazily: the pure scoring tests also run without pytest-django
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -84,6 +85,34 @@ def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
 
 
+@pytest.fixture(autouse=True)
+def _bulk_downloads_built_on_demand(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tasks run in-process here, so every publish, release change and import would rebuild both bulk
+    download files of the whole history (about 5 CPU-s each time) for tests that never read them.
+    They are built when a test asks for one (the view queues the build, which runs at once); the
+    tests of the rebuild after a change (marked `bulk_downloads`) and a real worker keep the receiver."""
+    marked = request.node.get_closest_marker("bulk_downloads") or request.node.get_closest_marker("worker")
+    if not _django_active(request) or marked:
+        yield
+        return
+    with _bulk_rebuild_off():
+        yield
+
+
+@contextlib.contextmanager
+def _bulk_rebuild_off() -> Iterator[None]:
+    from frontend.lists.tasks import bulk_downloads_queue
+    from registry.signals import lists_changed
+
+    if not lists_changed.disconnect(dispatch_uid="frontend-bulk-downloads"):
+        yield  # already off (the shared history is imported inside a test that has it off)
+        return
+    try:
+        yield
+    finally:
+        lists_changed.connect(bulk_downloads_queue, dispatch_uid="frontend-bulk-downloads")
+
+
 @pytest.fixture(scope="session")
 def io500_submissions() -> Path:
     return submissions_root()
@@ -126,7 +155,8 @@ class _SharedHistory:
         with self.blocker.unblock():
             self.atomic = transaction.atomic()
             self.atomic.__enter__()
-            call_command("import_io500", str(self.data), "--skip-raw", stdout=io.StringIO())
+            with _bulk_rebuild_off():
+                call_command("import_io500", str(self.data), "--skip-raw", stdout=io.StringIO())
 
     def leave(self) -> None:
         if self.atomic is None:

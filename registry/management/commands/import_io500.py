@@ -25,7 +25,7 @@ from registry.importer.raw import import_raw, wait_until_verified
 from registry.importer.reconstructed import import_reconstructed, import_recorded_changes
 from registry.importer.releases import import_releases
 from registry.importer.source import ImportSourceError, IO500Data
-from registry.signals import lists_changed_now
+from registry.signals import lists_changed_now, lists_changes_held
 
 # The workers verify a raw folder in about a second; the whole public corpus fits well within this.
 RAW_VERIFY_TIMEOUT_S = 30 * 60
@@ -51,6 +51,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Every release saved and list published sends `lists_changed`: one refresh at the end does.
+        with lists_changes_held():
+            self._import(**options)
+
+    def _import(self, **options: Any) -> None:
         started = time.monotonic()
         if looks_like_submission_data(options["data"]):
             raise CommandError(

@@ -243,6 +243,7 @@ def test_the_openapi_schema_documents_the_bulk_download_and_the_columns(client: 
     )
 
 
+@pytest.mark.bulk_downloads
 @pytest.mark.django_db
 def test_a_change_of_the_lists_builds_the_files_in_a_task_and_requests_never_build(
     client: Client, monkeypatch: pytest.MonkeyPatch
