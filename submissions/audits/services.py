@@ -135,10 +135,11 @@ def audit_answer_upload(
         locked.answer = submission
         locked.outcome = AuditOutcome.CHECKING
         locked.save(update_fields=["answer", "outcome"])
-    # An ingest that finished before the link was written is checked now.
-    if submission.status in (Submission.Status.VERIFIED, Submission.Status.INVALID):
-        audit_answer_check(answer=Submission.objects.get(pk=submission.pk))
-    return submission
+    # An ingest that finished before the link was written (an eager or fast worker) is checked now.
+    current = Submission.objects.get(pk=submission.pk)
+    if current.status in (Submission.Status.VERIFIED, Submission.Status.INVALID):
+        audit_answer_check(answer=current)
+    return current
 
 
 def audits_mark_overdue(*, now: dt.datetime | None = None) -> int:
