@@ -312,7 +312,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Several models have a "kind" choice; the per-entry decisions' gets a name of its own.
-    "ENUM_NAME_OVERRIDES": {"EntryDecisionKindEnum": "submissions.review.models.EntryDecision.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "EntryDecisionKindEnum": "submissions.review.models.EntryDecision.Kind",
+        "AuditOutcomeEnum": "submissions.audits.models.AuditOutcome",
+        "ObjectionAnswerOutcomeEnum": "submissions.audits.models.ObjectionAnswer.Outcome",
+    },
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
