@@ -42,7 +42,7 @@ def _handed_in(user: User, release: Release, number: int) -> Submission:
     """A real run of the shared corpus, uploaded while the call was open and accepted for Production."""
     archive = ContentFile(pack_folder(submission_folder(number), "gz"), name=f"run-{number}.tgz")
     submission, _ = submission_create(
-        submitter=user, archive=archive, original_name=archive.name, release=release
+        submitter=user, archive=archive, original_name=f"run-{number}.tgz", release=release
     )
     submission.refresh_from_db()
     assert submission.status == Submission.Status.VERIFIED, submission.error
