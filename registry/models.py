@@ -108,6 +108,14 @@ class Release(models.Model):
             "(--timestamp=<token>); a run without a valid one gets an error and cannot be accepted."
         ),
     )
+    # The audit draw at the deadline (submissions/audits, docs/audits.md).
+    audit_share_percent = models.FloatField(
+        default=10.0,
+        help_text="The share of the release's submissions drawn for an audit (at least one when any exist).",
+    )
+    audit_answer_days = models.PositiveIntegerField(
+        default=14, help_text="Days a drawn submitter has to upload the audit re-run."
+    )
     rules_from = models.ForeignKey(
         "self",
         null=True,

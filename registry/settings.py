@@ -236,6 +236,16 @@ INGEST_SCRATCH_DIR = env.str("INGEST_SCRATCH_DIR", default="")
 INGEST_FAULT_RETRY_S = env.float("INGEST_FAULT_RETRY_S", default=60.0)
 INGEST_FAULT_RETRY_MAX_S = env.float("INGEST_FAULT_RETRY_MAX_S", default=3600.0)
 CELERY_BEAT_SCHEDULE = {
+    # Audits (submissions/audits): the draw once a release's deadline has passed (AoE), and the audit
+    # requests whose answer time ran out marked "not answered in time".
+    "draw-due-audits": {
+        "task": "submissions.tasks.audits_draw_due",
+        "schedule": env.float("AUDIT_DRAW_EVERY_S", default=900.0),
+    },
+    "mark-overdue-audits": {
+        "task": "submissions.tasks.audits_mark_overdue",
+        "schedule": env.float("AUDIT_OVERDUE_EVERY_S", default=900.0),
+    },
     "requeue-stuck-submissions": {
         "task": "submissions.tasks.submission_requeue_stuck",
         "schedule": env.float("INGEST_REQUEUE_EVERY_S", default=30.0),
@@ -302,7 +312,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Several models have a "kind" choice; the per-entry decisions' gets a name of its own.
-    "ENUM_NAME_OVERRIDES": {"EntryDecisionKindEnum": "submissions.review.models.EntryDecision.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "EntryDecisionKindEnum": "submissions.review.models.EntryDecision.Kind",
+        "AuditOutcomeEnum": "submissions.audits.models.AuditOutcome",
+        "ObjectionAnswerOutcomeEnum": "submissions.audits.models.ObjectionAnswer.Outcome",
+    },
 }
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

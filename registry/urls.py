@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("review/", include("registry.lists.publishing_urls")),
     path("review/", include("submissions.review.urls")),
+    path("review/", include("submissions.audits.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("api/schema/", ApiSchemaView.as_view(), name="schema"),

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
+from submissions.audits.models import AuditDraw, AuditRequest, Objection, ObjectionAnswer
 from submissions.models import (
     Archive,
     Finding,
@@ -142,3 +143,37 @@ class ResultAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["submission", "path", "era", "version", "computed_score", "valid", "is_primary"]
     list_filter = ["era", "valid"]
     inlines = [PhaseResultInline]
+
+
+@admin.register(AuditDraw)
+class AuditDrawAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["release", "seed", "share_percent", "drawn_at"]
+    readonly_fields = [
+        "release",
+        "seed",
+        "algorithm",
+        "share_percent",
+        "candidates",
+        "drawn",
+        "drawn_at",
+        "drawn_by",
+    ]
+
+
+@admin.register(AuditRequest)
+class AuditRequestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["submission", "phase", "deadline", "outcome"]
+    list_filter = ["outcome"]
+    raw_id_fields = ["submission", "answer", "run_token", "draw"]
+
+
+@admin.register(Objection)
+class ObjectionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["id", "release", "kind", "submission", "objector", "created_at"]
+    raw_id_fields = ["submission", "objector"]
+
+
+@admin.register(ObjectionAnswer)
+class ObjectionAnswerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["objection", "outcome", "answered_by", "answered_at", "revoked_at"]
+    raw_id_fields = ["objection", "answered_by", "revoked_by"]

@@ -3,12 +3,23 @@ from __future__ import annotations
 from django.urls import path
 
 from submissions import api, systems_api
+from submissions.audits import api as audit_api
 from submissions.review import api as review_api
 from submissions.run_tokens import api as run_token_api
 
 app_name = "submissions-api"
 
 urlpatterns = [
+    path("audits/", audit_api.AuditListApi.as_view(), name="audit-list"),
+    path("audits/<int:pk>/answer/", audit_api.AuditAnswerApi.as_view(), name="audit-answer"),
+    path("releases/<slug:release>/audit-draw/", audit_api.AuditDrawApi.as_view(), name="audit-draw"),
+    path("releases/<slug:release>/objections/", audit_api.ObjectionListApi.as_view(), name="objection-list"),
+    path("objections/<int:pk>/answer/", audit_api.ObjectionAnswerApi.as_view(), name="objection-answer"),
+    path(
+        "objection-answers/<int:pk>/revoke/",
+        audit_api.ObjectionAnswerRevokeApi.as_view(),
+        name="objection-answer-revoke",
+    ),
     path("submissions/", api.SubmissionListCreateApi.as_view(), name="submission-list"),
     path("submissions/<int:pk>/", api.SubmissionDetailApi.as_view(), name="submission-detail"),
     path(

@@ -101,6 +101,8 @@ class Submission(models.Model):
     class Source(models.TextChoices):
         UPLOAD = "upload", "Uploaded"
         IMPORT = "import", "Imported from the published IO500 data"
+        # The re-run answering an audit request (submissions/audits): checked, never on a list.
+        AUDIT = "audit", "Re-run for an audit"
 
     submitter = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="submissions"
@@ -435,6 +437,10 @@ class Finding(models.Model):
 # Defined in its own module to keep this one about submissions; imported so Django registers it.
 # The review models live in their own module; importing them here registers them with the app.
 from submissions.accounts.models import ApiToken as ApiToken  # noqa: E402
+from submissions.audits.models import AuditDraw as AuditDraw  # noqa: E402
+from submissions.audits.models import AuditRequest as AuditRequest  # noqa: E402
+from submissions.audits.models import Objection as Objection  # noqa: E402
+from submissions.audits.models import ObjectionAnswer as ObjectionAnswer  # noqa: E402
 from submissions.review.models import EntryDecision as EntryDecision  # noqa: E402
 from submissions.review.models import Questionnaire as Questionnaire  # noqa: E402
 from submissions.review.models import ReverifyItem as ReverifyItem  # noqa: E402

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from registry.core.messaging import TERMS
 from registry.models import Release
+from submissions.audits.selectors import submission_audits
+from submissions.audits.serializers import AuditSerializer
 from submissions.evidence_basis import submission_basis
 from submissions.json_input import JsonRefused, check_value, loads_bounded
 from submissions.models import (
@@ -26,6 +29,7 @@ from submissions.models import (
 )
 from submissions.placement.selectors import submission_placement
 from submissions.placement.serializers import PlacementSerializer
+from submissions.review.roles import is_committee
 from submissions.selectors import (
     submission_findings_ordered,
     submission_messaging_status,
@@ -278,6 +282,9 @@ class SubmissionDetailSerializer(SubmissionSummarySerializer):
     system = serializers.SerializerMethodField()
     archive = serializers.SerializerMethodField()
     files = serializers.SerializerMethodField(help_text="Every stored file: the archive, job script, output.")
+    audits = serializers.SerializerMethodField(
+        help_text="The committee's audits of this run and their outcomes (public once the run is published)."
+    )
     placement = serializers.SerializerMethodField(
         help_text="Each phase's percentile among comparable public runs (as the submission page shows it)."
     )
@@ -316,6 +323,14 @@ class SubmissionDetailSerializer(SubmissionSummarySerializer):
     @extend_schema_field(PlacementSerializer)
     def get_placement(self, obj: Submission) -> dict[str, Any]:
         return submission_placement(submission=obj)
+
+    @extend_schema_field(AuditSerializer(many=True))
+    def get_audits(self, obj: Submission) -> list[dict[str, Any]]:
+        request = self.context.get("request")
+        user = request.user if request is not None else AnonymousUser()
+        rows = submission_audits(user=user, submission=obj)
+        show = user.is_authenticated and (obj.submitter_id == user.pk or is_committee(user))
+        return list(AuditSerializer(rows, many=True, context={"show_token": show}).data)
 
     @extend_schema_field(ArchiveSerializer(many=True))
     def get_files(self, obj: Submission) -> list[dict[str, Any]]:

@@ -55,3 +55,21 @@ def submission_reverify(run_id: int, submission_id: int) -> bool | None:
 
     item = reverify_submission(run_id=run_id, submission_id=submission_id)
     return None if item is None else item.changed
+
+
+@shared_task(  # type: ignore[untyped-decorator]
+    acks_late=True, autoretry_for=TRANSIENT_ERRORS, retry_backoff=2, max_retries=3
+)
+def audits_draw_due() -> int:
+    from submissions.audits.services import audits_draw_due as draw_due
+
+    return len(draw_due())
+
+
+@shared_task(  # type: ignore[untyped-decorator]
+    acks_late=True, autoretry_for=TRANSIENT_ERRORS, retry_backoff=2, max_retries=3
+)
+def audits_mark_overdue() -> int:
+    from submissions.audits.services import audits_mark_overdue as mark
+
+    return mark()

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from submissions import views
+from submissions.audits import views as audit_views
 from submissions.review import views as review_views
 from submissions.run_tokens import views as run_token_views
 
@@ -14,6 +15,8 @@ urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("mine/", views.mine, name="mine"),
     path("run-tokens/", run_token_views.run_tokens, name="run-tokens"),
+    path("audits/<int:pk>/", audit_views.audit_page, name="audit"),
+    path("objections/<slug:release>/", audit_views.objections_page, name="objections"),
     path("<int:pk>/status.json", views.status, name="status"),
     path("<int:pk>/files/<int:archive_id>/", views.download, name="download"),
     path("after-login/", views.after_login, name="after-login"),

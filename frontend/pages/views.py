@@ -31,6 +31,7 @@ from registry.core.public_cache import mark_public, mark_public_if_anonymous, se
 from registry.core.query_params import QueryValueError, free_text
 from registry.lists.selectors import submission_recorded_scores, submissions_ranked_lists
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
+from submissions.audits.selectors import submission_audits
 from submissions.evidence_basis import submission_basis
 from submissions.review.views import review_context
 from submissions.selectors import (
@@ -70,6 +71,7 @@ def _submission_page(request: HttpRequest, pk: int) -> HttpResponse:
         "files": list(submission.archives.all()),
         "basis": submission_basis(submission),
         "recorded_scores": submission_recorded_scores(submission_id=submission.pk),
+        "audits": submission_audits(user=request.user, submission=submission),
         **review_context(request.user, submission),
     }
     return render(request, "frontend/pages/submission.html", context)

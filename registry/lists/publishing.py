@@ -11,6 +11,7 @@ from django.db import transaction
 
 from registry.lists.services import ListPublishError, list_build, list_publish
 from registry.models import ListKind, ListSnapshot, Release
+from submissions.audits.selectors import snapshot_open_objections
 from submissions.models import ReviewState, Submission
 from submissions.review.roles import may_publish
 from submissions.review.services import submission_publish
@@ -42,10 +43,22 @@ def snapshot_publish(
     the earlier version, which stays readable. Before the release's date or deadline only with
     `early` (services.PublishTooEarly)."""
     _require_publisher(user)
+    objections_refuse_publish(snapshot)
     with transaction.atomic():
         published = list_publish(snapshot=snapshot, user=user, reason=reason, early=early)
         listed_submissions_publish(snapshot=published, user=user)
     return published
+
+
+def objections_refuse_publish(snapshot: ListSnapshot) -> None:
+    """Every objection against the draft's entries needs the committee's answer first."""
+    waiting = snapshot_open_objections(snapshot)
+    if waiting:
+        named = "; ".join(f"objection {row.pk} against submission {row.submission_id}" for row in waiting)
+        raise ListPublishError(
+            f"{_list_title(snapshot)} cannot be published while {len(waiting)} objection(s) against its "
+            f"entries wait for the committee's answer: {named}."
+        )
 
 
 def listed_submissions_publish(*, snapshot: ListSnapshot, user: User | None) -> None:

@@ -36,6 +36,7 @@ from registry.lists.services import (
     publish_too_early,
 )
 from registry.models import ListKind, Release, kind_label
+from submissions.audits.selectors import release_objections
 from submissions.models import ReverifyRun
 from submissions.permissions import authenticated_user
 from submissions.review.reverify import reverify_start, verdict_differences
@@ -208,6 +209,7 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "carried_count": sum(1 for row in rows if row.carried) if draft else 0,
         "added_count": sum(1 for row in rows if not row.carried) if draft else 0,
         "too_early": publish_too_early(found),
+        "objections": release_objections(found, draft) if draft else [],
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)
         ),

@@ -15,6 +15,7 @@ from django.db import transaction
 from scoring.model import PHASE_ORDER, Phase, RankRow, Severity, Verification
 from scoring.model import Finding as ScoringFinding
 from scoring.primary import choose_primary
+from submissions.audits.check import audit_answer_check
 from submissions.codes import finding
 from submissions.models import Finding, PhaseResult, Result, Submission
 from submissions.run_identity import run_fingerprint
@@ -200,6 +201,8 @@ def ingest_store_verifications(
         submission.attempts = submission.fault_attempts = 0
         submission.retry_at = None
         submission.save()
+        if submission.source == Submission.Source.AUDIT:
+            audit_answer_check(answer=submission)
         return submission
 
 

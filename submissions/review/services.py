@@ -380,6 +380,8 @@ def submission_submit(
     ]
     if missing:
         raise ValidationError("Confirm " + "; ".join(missing) + ".")
+    if submission.source == Submission.Source.AUDIT:
+        raise ValidationError("An audit re-run answers its audit; it is never submitted for a list.")
     transition = TRANSITIONS["submit"]
     with transaction.atomic():
         row = _locked(submission)

@@ -109,3 +109,18 @@ def run_token_redeem(*, submission: Submission, run: RunResult) -> list[Finding]
             )
         )
     return findings
+
+
+def run_token_issue_for_audit(
+    *, user: User, release: Release, system_name: str, now: dt.datetime
+) -> RunToken:
+    """A token for an audit re-run: the call is closed by then, and the account's open tokens do not
+    count against it (the committee asked for this run)."""
+    return RunToken.objects.create(
+        user=user,
+        release=release,
+        system_name=" ".join(system_name.split())[:255],
+        token=_new_token(),
+        issued_at=now,
+        expires_at=now + dt.timedelta(days=max(release.audit_answer_days, 1)),
+    )

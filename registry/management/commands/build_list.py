@@ -22,7 +22,7 @@ from django.db import transaction
 
 from registry.lists.changes import EVIDENCE_RULE, correction_changes, release_changes
 from registry.lists.diff import diff_lines
-from registry.lists.publishing import listed_submissions_publish
+from registry.lists.publishing import listed_submissions_publish, objections_refuse_publish
 from registry.lists.publishing_selectors import list_evidence_gaps
 from registry.lists.selectors import release_get
 from registry.lists.services import (
@@ -66,6 +66,7 @@ class Command(BaseCommand):
             snapshot = list_build(release=release, kind=options["kind"])
             if options["publish"]:
                 # As the publishing page does: the accepted runs the list holds become published.
+                objections_refuse_publish(snapshot)
                 with transaction.atomic():
                     snapshot = list_publish(
                         snapshot=snapshot, reason=options["reason"], early=options["before_release_date"]

@@ -1,0 +1,72 @@
+"""The audit and objection API: the same services as the pages, and who reads what."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from submissions.audits.models import AuditRequest
+from submissions.audits.services import audit_draw
+from submissions.models import ReviewState, Submission
+from tests.factories import add_phases, make_release, make_result, make_submission
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_objections_by_api_hold_the_publish_until_answered_and_stay_off_the_submission_record(
+    submitter: Any, other_submitter: Any, committee_member: Any
+) -> None:
+    from registry.models import ListEntry, ListSnapshot
+
+    release = make_release(
+        name="ISC41", slug="isc41", publication_date=dt.date(2041, 6, 20), list_kinds=["production"]
+    )
+    entry = make_submission(source=Submission.Source.UPLOAD, submitter=submitter, release=release,
+                            review_state=ReviewState.ACCEPTED)  # fmt: skip
+    make_submission(source=Submission.Source.UPLOAD, submitter=other_submitter, release=release,
+                    review_state=ReviewState.SUBMITTED)  # fmt: skip
+    draft = ListSnapshot.objects.create(release=release, kind="production")
+    ListEntry.objects.create(snapshot=draft, rank=1, submission=entry, score=1.0)
+    filed = _client(other_submitter).post(
+        "/api/v1/releases/isc41/objections/",
+        {"kind": "production", "submission": entry.pk, "reason": "Faster than its network."},
+        format="json",
+    )
+    assert filed.status_code == 201, filed.json()
+    refused = _client(submitter).post(
+        f"/api/v1/objections/{filed.json()['id']}/answer/", {"outcome": "upheld", "text": "x"}
+    )
+    assert refused.status_code == 403
+    answered = _client(committee_member).post(
+        f"/api/v1/objections/{filed.json()['id']}/answer/",
+        {"outcome": "dismissed", "text": "The NICs are 400G."},
+    )
+    assert answered.status_code == 201
+    seen = _client(submitter).get("/api/v1/releases/isc41/objections/").json()
+    assert [row["answers"][0]["text"] for row in seen] == ["The NICs are 400G."]
+
+
+def test_the_audit_record_is_in_the_submission_api_and_its_token_only_for_the_submitter(
+    submitter: Any, other_submitter: Any
+) -> None:
+    release = make_release(name="ISC42", slug="isc42", publication_date=dt.date(2042, 6, 20),
+                           submission_deadline=dt.date(2042, 6, 1))  # fmt: skip
+    run = make_submission(source=Submission.Source.UPLOAD, submitter=submitter, release=release,
+                          review_state=ReviewState.PUBLISHED)  # fmt: skip
+    add_phases(make_result(submission=run, is_primary=True), {"ior-easy-write": 5.0})
+    audit_draw(release=release, now=dt.datetime(2042, 6, 3, tzinfo=dt.UTC))
+    audit = AuditRequest.objects.get()
+    own = _client(submitter).get(f"/api/v1/submissions/{run.pk}/").json()["audits"]
+    assert own[0]["phase"] == "ior-easy-write" and own[0]["run_token"] == audit.run_token.token
+    public = APIClient().get(f"/api/v1/submissions/{run.pk}/").json()["audits"]
+    assert public[0]["outcome"] == "pending" and public[0]["run_token"] is None
+    assert _client(other_submitter).get("/api/v1/audits/").json() == []
