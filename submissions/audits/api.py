@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -32,7 +31,6 @@ from submissions.audits.serializers import (
 )
 from submissions.audits.services import audit_answer_upload, audit_draw
 from submissions.permissions import authenticated_user
-from submissions.review.api import _refused
 from submissions.review.roles import is_committee
 from submissions.serializers import SubmissionCreatedSerializer
 from submissions.throttles import UploadThrottle
@@ -74,10 +72,7 @@ class AuditAnswerApi(GenericAPIView[Any]):
         form = AuditAnswerSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         archive = form.validated_data["archive"]
-        try:
-            answer = audit_answer_upload(user=user, audit=audit, archive=archive, original_name=archive.name)
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        answer = audit_answer_upload(user=user, audit=audit, archive=archive, original_name=archive.name)
         return Response(SubmissionCreatedSerializer(answer).data, status=status.HTTP_201_CREATED)
 
 
@@ -99,10 +94,7 @@ class AuditDrawApi(GenericAPIView[Any]):
 
     @extend_schema(request=None, responses={201: AuditDrawSerializer})
     def post(self, request: Request, release: str) -> Response:
-        try:
-            draw = audit_draw(release=_release(release), user=authenticated_user(request.user))
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        draw = audit_draw(release=_release(release), user=authenticated_user(request.user))
         return Response(AuditDrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
 
@@ -129,15 +121,12 @@ class ObjectionListApi(GenericAPIView[Objection]):
         ).first()
         if draft is None:
             raise NotFound(f"{found.name} has no draft {data['kind']} list.")
-        try:
-            objection = objection_file(
-                user=authenticated_user(request.user),
-                snapshot=draft,
-                submission_id=data["submission"],
-                reason=data["reason"],
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        objection = objection_file(
+            user=authenticated_user(request.user),
+            snapshot=draft,
+            submission_id=data["submission"],
+            reason=data["reason"],
+        )
         return Response(ObjectionSerializer(objection).data, status=status.HTTP_201_CREATED)
 
 
@@ -155,15 +144,12 @@ class ObjectionAnswerApi(GenericAPIView[Any]):
             raise NotFound(f"There is no objection {pk}.")
         form = ObjectionAnswerCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        try:
-            answer = objection_answer(
-                user=authenticated_user(request.user),
-                objection=objection,
-                outcome=form.validated_data["outcome"],
-                text=form.validated_data["text"],
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        answer = objection_answer(
+            user=authenticated_user(request.user),
+            objection=objection,
+            outcome=form.validated_data["outcome"],
+            text=form.validated_data["text"],
+        )
         return Response(ObjectionAnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
 
 
@@ -181,10 +167,7 @@ class ObjectionAnswerRevokeApi(GenericAPIView[Any]):
             raise NotFound(f"There is no objection answer {pk}.")
         form = ReasonSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        try:
-            revoked = objection_answer_revoke(
-                user=authenticated_user(request.user), answer=answer, reason=form.validated_data["reason"]
-            )
-        except (DjangoValidationError, PermissionDenied) as exc:
-            return _refused(exc)
+        revoked = objection_answer_revoke(
+            user=authenticated_user(request.user), answer=answer, reason=form.validated_data["reason"]
+        )
         return Response(ObjectionAnswerSerializer(revoked).data)

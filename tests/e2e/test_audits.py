@@ -22,8 +22,7 @@ from submissions.models import ListCategory, Reproducibility, ReviewState, Submi
 from submissions.review.roles import committee_member_add
 from submissions.services import submission_create
 from tests.conftest import PASSWORD
-from tests.e2e.browser import open_page, screenshot
-from tests.e2e.test_journeys import log_in
+from tests.e2e.browser import log_in, open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.support.data import submission_folder
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("registry", "0011_release_audit_settings"),
-        ("submissions", "0018_questionnaire_feedback_optional"),
+        ("submissions", "0021_checked_here_labels"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
