@@ -123,7 +123,7 @@ def entity_detail(kind: EntityKind, key: str) -> dict[str, Any] | None:
             "kind": kind,
             "name": group["name"],
             "slug": group["slug"],
-            "spellings": sorted(group["spellings"], key=str.casefold),
+            "spellings": sorted(group["spellings"], key=lambda s: (s.casefold(), s)),
             "entries": entries,
             "systems": sorted(systems.values(), key=lambda s: (-(s["best"] or 0), s["name"])),
             "trends": _trends(rows),
