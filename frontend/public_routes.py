@@ -34,6 +34,9 @@ PUBLIC_ROUTES = (
     PublicRoute(re.compile(r"^/claims/$"), ("claim",)),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
     PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
+    # Site, vendor and file-system pages and their best-score chart read no query.
+    PublicRoute(re.compile(r"^/(?:sites|vendors|file-systems)/(?:[a-z0-9-]+/)?$"), ()),
+    PublicRoute(re.compile(r"^/charts/(?:sites|vendors|file-systems)/[a-z0-9-]+/trends\.json$"), ()),
     PublicRoute(re.compile(r"^/charts/radar/[a-z0-9]+/[a-z0-9-]+\.json$"), ()),
     PublicRoute(re.compile(r"^/charts/systems/\d+/history\.json$"), ()),
     PublicRoute(

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from registry.lists.facet_names import KINDS, canonical
 from scoring.model import BW_PHASES, SCORED_PHASES
 
 GIB = 1024**3
@@ -187,19 +188,19 @@ def release_shares_of_counts(
 ) -> dict[str, Any]:
     """Shares from (release, ISO date, name, number of entries) counts.
 
-    Names are grouped ignoring case ("Lustre" and "lustre" are one file system); the spelling used
-    most often labels the group.
+    Names are grouped by their canonical name (registry.lists.facet_names: "Lustre" and "lustre",
+    "GPFS" and "Spectrum Scale" are one file system), which labels the group.
     """
-    spellings: dict[str, Counter[str]] = defaultdict(Counter)
     per_release: dict[str, Counter[str]] = defaultdict(Counter)
+    totals: Counter[str] = Counter()
     dates: dict[str, str] = {}
     for release, date, name, count in counted:
-        spellings[name.lower()][name] += count
-        per_release[release][name.lower()] += count
+        key = (canonical(by, name) if by in KINDS else name.strip()) or UNKNOWN
+        totals[key] += count
+        per_release[release][key] += count
         dates[release] = date
-    totals = Counter({key: sum(names.values()) for key, names in spellings.items()})
     kept = [key for key, _ in totals.most_common(limit)]
-    label = {key: spellings[key].most_common(1)[0][0] for key in kept}
+    label = {key: key for key in kept}
     categories = [label[key] for key in kept]
     folds = len(totals) > len(kept)
     if folds:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from frontend.charts import views as charts
+from frontend.charts.entities import ENTITY_KINDS
 
 app_name = "charts"
 
@@ -17,4 +18,13 @@ urlpatterns = [
     path("systems/<int:pk>/history.json", charts.system_history, name="system-history"),
     path("systems/<int:pk>/balance.json", charts.system_balance, name="system-balance"),
     path("compare.json", charts.compare, name="compare"),
+    *(
+        path(
+            f"{words['path']}/<slug:slug>/trends.json",
+            charts.entity_trends,
+            {"kind": kind},
+            name=f"{kind}-trends",
+        )
+        for kind, words in ENTITY_KINDS.items()
+    ),
 ]

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from frontend.charts import data as chart_data
 from frontend.charts.cache import CHARTS_TIMEOUT_S, charts_cached
 from frontend.charts.compare_ids import CompareIdsError, parse_compare_ids
+from frontend.charts.entities import EntityKind, entity_detail
 from frontend.charts.kinds import KindError, kind_name
 from frontend.charts.selectors import SubmissionHead, storage_system_get, system_submissions, visible_heads
 from registry.core.public_cache import mark_public, mark_public_if_anonymous
@@ -187,3 +188,12 @@ def compare(request: HttpRequest) -> HttpResponse:
             lambda: chart_data.compare_data(heads=ordered),
         )
     )
+
+
+@require_GET
+def entity_trends(request: HttpRequest, kind: EntityKind, slug: str) -> HttpResponse:
+    """A site's, vendor's or file system's best and median score per release (history trend shape)."""
+    entity = entity_detail(kind, slug)
+    if entity is None:
+        return json_error(f'No published list entry names "{slug}".', 404)
+    return _public(_cached_json("entity-trends", (kind, slug), lambda: entity["trends"]))

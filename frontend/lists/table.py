@@ -14,9 +14,20 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from frontend.charts.entities import ENTITY_KINDS, EntityKind
 from registry.core.text import without_bidi_controls
+from registry.lists.facet_names import canonical, slug
 
 CENTS = Decimal("0.01")
+
+
+def _entity_link(kind: EntityKind, value: Any) -> str:
+    """The name as the list printed it, linked to the page of its canonical name (if it has one)."""
+    text = _text(value)
+    name = canonical(kind, value if isinstance(value, str) else None)
+    if not name:
+        return text
+    return f'<a href="/{ENTITY_KINDS[kind]["path"]}/{slug(name)}/">{text}</a>'
 
 
 def two_decimals(value: float | None) -> str:
@@ -115,10 +126,10 @@ def row_html(
             else []
         ),
         f'<td class="col-release">{_text(row.get("release"))}</td>',
-        f'<td class="col-institution">{_text(row.get("institution"))}</td>',
+        f'<td class="col-institution">{_entity_link("institution", row.get("institution"))}</td>',
         f'<td class="col-system"><a href="{href}">{system}</a>{new}{invalid}</td>',
-        f'<td class="col-storage_vendor">{_text(row.get("storage_vendor"))}</td>',
-        f'<td class="col-filesystem">{_text(row.get("filesystem"))}</td>',
+        f'<td class="col-storage_vendor">{_entity_link("vendor", row.get("storage_vendor"))}</td>',
+        f'<td class="col-filesystem">{_entity_link("filesystem", row.get("filesystem"))}</td>',
         f'<td class="num col-client_nodes">{nodes}</td>',
         f'<td class="num col-total_procs">{tasks}</td>',
         f'<td class="num col-score">{two_decimals(row.get("score"))}</td>',

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from frontend.pages import claims, files, info
+from frontend.charts.entities import ENTITY_KINDS
+from frontend.pages import claims, entities, files, info
 from frontend.pages import views as pages
 
 app_name = "pages"
@@ -17,6 +18,14 @@ urlpatterns = [
     path("about/", info.about_page, name="about"),
     path("faq/", info.faq_page, name="faq"),
     path("claims/", claims.claim_check_page, name="claims"),
+    *(
+        route
+        for kind, words in ENTITY_KINDS.items()
+        for route in (
+            path(f"{words['path']}/", entities.index_page, {"kind": kind}, name=f"{kind}-index"),
+            path(f"{words['path']}/<slug:slug>/", entities.detail_page, {"kind": kind}, name=kind),
+        )
+    ),
 ]
 
 # Joined to the `submissions` namespace by the root URLs (registry.urls): the submission page keeps its

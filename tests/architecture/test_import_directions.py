@@ -74,6 +74,7 @@ MODULE_LAYERS = {
     "frontend.templatetags.chart_tags": "frontend.charts",
     "frontend.templatetags.citation_tags": "frontend.lists",
     "frontend.templatetags.description_tags": "frontend.lists",
+    "frontend.templatetags.entity_tags": "frontend.pages",
 }
 
 TEMPLATE_APPS = ("registry", "submissions", "frontend")

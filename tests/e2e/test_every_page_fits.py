@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from registry.lists.facet_names import canonical, slug
 from submissions.models import Finding, ReviewState, Submission
 from tests.e2e.browser import log_in, open_page, screenshot
 from tests.e2e.test_journeys import WIDTHS, fits_its_screen, shot
@@ -84,6 +85,10 @@ def test_no_page_scrolls_sideways(
         "system": f"/systems/{leader.storage_system_id}/",
         "compare": f"/compare/?ids={leader.pk},{other.pk}",
         "history": "/history/",
+        "file-systems": "/file-systems/",
+        "file-system": "/file-systems/lustre/",
+        "site": f"/sites/{slug(canonical('institution', leader.storage_system.institution.name))}/",
+        "vendors": "/vendors/",
         "rules": "/rules/",
         "how-to-run": "/how-to-run/",
         "call": "/call/",

@@ -117,10 +117,19 @@ def test_rare_categories_fold_into_other_and_spellings_merge():
     ]
     shares = release_shares(rows, by="filesystem", limit=2)
     # Ties keep the order first seen: GPFS before BeeGFS and the unnamed entry.
-    assert shares["categories"] == ["Lustre", "GPFS", "Other"]
+    assert shares["categories"] == ["Lustre", "IBM Storage Scale (GPFS)", "Other"]
     counts = shares["releases"][0]["counts"]
-    assert counts == {"Lustre": 3, "GPFS": 1, "Other": 2}
+    assert counts == {"Lustre": 3, "IBM Storage Scale (GPFS)": 1, "Other": 2}
     assert sum(counts.values()) == 6
+
+
+def test_shares_group_spelling_variants_and_renamed_products_under_one_canonical_name():
+    rows = [
+        {"release": "A", "release_date": datetime.date(2040, 1, 1), "filesystem": name}
+        for name in ("GPFS", "Spectrum Scale", "SpectrumScale", "wekafs", "Weka.io", "beegfs")
+    ]
+    counts = release_shares(rows, by="filesystem")["releases"][0]["counts"]
+    assert counts == {"IBM Storage Scale (GPFS)": 3, "WekaFS": 2, "BeeGFS": 1}
 
 
 def test_history_endpoints_run_a_fixed_number_of_queries(client, django_assert_max_num_queries):

@@ -44,6 +44,11 @@ PUBLIC_URLS = (
     "/charts/history/trends.json?kind=main",
     "/charts/history/shares.json",
     "/charts/radar/isc41/io500.json",
+    "/file-systems/",
+    "/file-systems/lustre/",
+    "/vendors/thinkparq/",
+    "/sites/",
+    "/charts/file-systems/daos/trends.json",
 )
 
 
@@ -310,6 +315,9 @@ def test_every_public_view_reads_only_the_query_parameters_its_route_declares(mo
         "/call/",
         "/about/",
         "/claims/",
+        "/file-systems/",
+        "/vendors/intel/",
+        "/charts/sites/nope/trends.json",
     ]
     covered = set()
     for url in urls:
