@@ -77,6 +77,7 @@ def test_no_page_scrolls_sideways(
     base = live_server.url
     failures: list[str] = []
     page = open_page(browser, viewport=WIDTHS[width]).page
+    assert leader.storage_system is not None
     public = {
         "home": "/",
         "list-index": "/lists/",
