@@ -22,6 +22,11 @@ from tests.support.data import shared_subset
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = (375, 1400)
+# frontend/static/frontend/js/charts/common.js redraws a chart 150 ms after the last resize: after
+# a resize, each drawn chart is waited for until it fits its box again (at once when none is wider).
+CHARTS_FIT = """() => [...document.querySelectorAll('.chart svg')]
+    .every((svg) => svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 1)"""
+CHART_REDRAW_TIMEOUT_MS = 5000
 # What the site said before issue 26, each half of a contradiction.
 STALE = ("not in any public file", "published lists end with")
 
@@ -96,40 +101,51 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         assert trend_labels_clear_of_legends(page) == []
         assert no_page_overflow(page), "history scrolls sideways"
 
-        for slug, name, kinds in releases:
-            # /lists/<release>/ is the release's page (its lists and awards) once it published one: the
-            # tabs are on each list page.
-            page.goto(f"{base}/lists/{slug}/{kinds[0]}/")
-            page.wait_for_load_state("networkidle")
-            tabs = page.eval_on_selector_all(
-                "ul.tabs a", "links => links.map((a) => [a.dataset.kind, a.getAttribute('href')])"
-            )
-            assert tabs, name
-            for kind, href in tabs:
-                page.goto(base + href)
-                page.wait_for_load_state("domcontentloaded")
-                screenshot(page, f"present-{width}-{slug}-{kind}", full_page=False)
-                title, heading = page.title(), page.inner_text("h1")
-                body = page.inner_text("body")
-                assert not any(stale in body for stale in STALE), (href, body[:300])
-                provenance = page.locator('[data-role="provenance"]')
-                if provenance.count():
-                    rebuilt = provenance.get_attribute("data-provenance") == "reconstructed"
-                    # A reconstructed list says so in the title and the heading, an official one never.
-                    assert ("(reconstructed)" in title) == rebuilt, (href, title)
-                    assert ("(reconstructed)" in heading) == rebuilt, (href, heading)
-                    assert page.locator('[data-role="public-record"]').count() == 1, href
-                else:
-                    reason = page.inner_text('[data-role="unpublished-reason"]')
-                    assert reason.strip(), href
-                if name in ("ISC26", "SC26") and kind in ("full", "historical"):
-                    # No run of 2026 is public: no copied list under its name, and what exists instead.
-                    assert provenance.count() == 0 and page.locator("#list-table").count() == 0, href
-                    assert f"No public run belongs to {name}" in reason
-                    assert page.locator('[data-role="what-exists"] a[href="/lists/sc25/full/"]').count() == 1
-                assert no_page_overflow(page), f"{href} scrolls sideways at {width} px"
         assert session.problems == [], session.problems
         page.context.close()
+    # Every tab of every release, loaded once and looked at in both widths (the page is resized:
+    # its charts redraw on resize as on a phone turned sideways), which halves the walk.
+    session = open_page(browser, viewport={"width": WIDTHS[0], "height": 900})
+    page = session.page
+    for slug, name, kinds in releases:
+        # /lists/<release>/ is the release's page (its lists and awards) once it published one: the
+        # tabs are on each list page.
+        page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+        page.goto(f"{base}/lists/{slug}/{kinds[0]}/")
+        page.wait_for_load_state("networkidle")
+        tabs = page.eval_on_selector_all(
+            "ul.tabs a", "links => links.map((a) => [a.dataset.kind, a.getAttribute('href')])"
+        )
+        assert tabs, name
+        for kind, href in tabs:
+            page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+            page.goto(base + href)
+            page.wait_for_load_state("domcontentloaded")
+            title, heading = page.title(), page.inner_text("h1")
+            body = page.inner_text("body")
+            assert not any(stale in body for stale in STALE), (href, body[:300])
+            provenance = page.locator('[data-role="provenance"]')
+            if provenance.count():
+                rebuilt = provenance.get_attribute("data-provenance") == "reconstructed"
+                # A reconstructed list says so in the title and the heading, an official one never.
+                assert ("(reconstructed)" in title) == rebuilt, (href, title)
+                assert ("(reconstructed)" in heading) == rebuilt, (href, heading)
+                assert page.locator('[data-role="public-record"]').count() == 1, href
+            else:
+                reason = page.inner_text('[data-role="unpublished-reason"]')
+                assert reason.strip(), href
+            if name in ("ISC26", "SC26") and kind in ("full", "historical"):
+                # No run of 2026 is public: no copied list under its name, and what exists instead.
+                assert provenance.count() == 0 and page.locator("#list-table").count() == 0, href
+                assert f"No public run belongs to {name}" in reason
+                assert page.locator('[data-role="what-exists"] a[href="/lists/sc25/full/"]').count() == 1
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 900})
+                page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+                screenshot(page, f"present-{width}-{slug}-{kind}", full_page=False)
+                assert no_page_overflow(page), f"{href} scrolls sideways at {width} px"
+    assert session.problems == [], session.problems
+    page.context.close()
 
 
 def test_an_official_list_marks_runs_found_invalid_and_says_whose_score_it_shows(live_server, browser):
