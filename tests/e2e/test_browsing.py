@@ -65,6 +65,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     assert bandwidths == sorted(bandwidths) and len(bandwidths) == 6
 
     # Filter by file system.
+    page.click("[data-role=filters] > summary")  # the filters fold above the table
     page.select_option("#f-filesystem", "DAOS")
     page.click("#list-filters button[type=submit]")
     page.wait_for_load_state("networkidle")

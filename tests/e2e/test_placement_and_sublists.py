@@ -114,6 +114,7 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     page = browsing.page
     page.goto(f"{live_server.url}/lists/sc60/io500/")
     page.wait_for_load_state("networkidle")
+    page.click("[data-role=filters] > summary")  # the filters fold above the table
     page.select_option("#f-filesystem", "Lustre")
     page.select_option("#f-reproducibility", "fully_reproducible")
     page.fill("#f-formula", "sqrt(ior-easy-write*ior_hard_write)/nodes")
