@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import io
 from typing import Any
 
 import pytest
 from django.db import transaction
 
 from registry.models import Release
-from registry.signals import lists_changed, lists_changed_on_commit
+from registry.signals import lists_changed, lists_changed_now, lists_changed_on_commit, lists_changes_held
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +57,23 @@ def test_a_release_change_is_announced_once_on_commit(received, django_capture_o
         release.embargo_end = None
         release.save()
     assert received == [{"snapshot_ids": set(), "everything": False}]
+
+
+def test_held_changes_are_sent_once_when_the_held_work_ends_even_if_it_fails(
+    received, django_capture_on_commit_callbacks
+):
+    with pytest.raises(RuntimeError), lists_changes_held():
+        lists_changed_on_commit(snapshot_ids=[1])
+        with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+            lists_changed_on_commit(snapshot_ids=[2])
+        lists_changed_now(everything=True)
+        assert received == []
+        raise RuntimeError("the import stopped half way")
+    assert received == [{"snapshot_ids": {1, 2}, "everything": True}]
+
+
+def test_an_import_announces_its_changes_once(received: Any, io500_data: Any) -> None:
+    from django.core.management import call_command
+
+    call_command("import_io500", str(io500_data), "--skip-raw", stdout=io.StringIO())
+    assert len(received) == 1 and received[0]["everything"]
