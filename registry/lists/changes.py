@@ -28,7 +28,7 @@ from registry.lists.diff import (
 )
 from registry.lists.membership import DECIDED_RULE, REPLACED_RULE, Candidate
 from registry.models import ListEntry, ListKind, ListSnapshot
-from submissions.review.decisions import decision_reasons
+from submissions.review.decisions import decision_reasons, revocation_reasons
 from submissions.selectors import release_out_of_embargo_q
 
 # Lists that continue a list of another kind when a release has none of their own yet.
@@ -198,6 +198,19 @@ def _recorded_reasons(snapshot: ListSnapshot) -> list[dict[str, Any]]:
     return [row for left_out in rows.values_list("left_out", flat=True) for row in left_out or []]
 
 
+def _revoked_arrivals(
+    snapshot: ListSnapshot, previous: ListSnapshot, compared_with: str, came: list[int]
+) -> dict[int, str]:
+    """Entries back because a decision in force when `previous` was built has been revoked since: a
+    draft says so as the decisions are now; a published correction as they were when it was built.
+    The previous release's list never held this release's decisions, so only a version compares."""
+    if not came or (snapshot.is_frozen and compared_with != VERSION):
+        return {}
+    in_force_at = previous.published_at or previous.created_at
+    until = snapshot.created_at if snapshot.is_frozen else None
+    return revocation_reasons(came, in_force_at=in_force_at, until=until)
+
+
 def _changes(snapshot: ListSnapshot, previous: ListSnapshot, compared_with: str) -> ListDiff:
     before, after = _both_entries(previous, snapshot)
     current = {e.submission_id for e in after}
@@ -218,6 +231,7 @@ def _changes(snapshot: ListSnapshot, previous: ListSnapshot, compared_with: str)
         if row.get("submission_id") in earlier and row.get("reason"):
             removed[int(row["submission_id"])] = str(row["reason"])
     added = {pk: reason for pk, reason in decided.items() if pk in current and reason.startswith("moved")}
+    added.update(_revoked_arrivals(snapshot, previous, compared_with, [pk for pk in came if pk not in added]))
     return list_diff(
         before,
         after,

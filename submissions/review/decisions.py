@@ -8,6 +8,7 @@ passes them to the membership rules), so every list version built after a decisi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.db.models import Q
 
@@ -58,6 +59,22 @@ def decision_reasons(submission_ids: Iterable[int]) -> dict[int, str]:
         .order_by("created_at", "id")
     )
     return {decision.submission_id: decision.summary for decision in rows}
+
+
+def revocation_reasons(
+    submission_ids: Iterable[int], *, in_force_at: datetime, until: datetime | None = None
+) -> dict[int, str]:
+    """Submission id -> the decision that was in force at `in_force_at` and has been revoked since
+    (before `until`, when given), in words with the revocation's date and reason: what brought the
+    run back on a list built after that time. The latest revocation wins."""
+    rows = EntryDecision.objects.filter(
+        submission_id__in=list(submission_ids),
+        created_at__lte=in_force_at,
+        revoked_at__gt=in_force_at,
+    )
+    if until is not None:
+        rows = rows.filter(revoked_at__lte=until)
+    return {decision.submission_id: decision.revocation for decision in rows.order_by("revoked_at", "id")}
 
 
 def entry_decisions(*, submission: Submission) -> list[EntryDecision]:

@@ -150,6 +150,16 @@ class ReviewEvent(models.Model):
         return ACTION_LABELS.get(self.action, self.action.replace("_", " ").capitalize())
 
 
+# What a revocation undoes, by the kind of decision.
+REVOKED_WORDS = {
+    "withdraw": "withdrawal",
+    "withdraw_published": "withdrawal",
+    "exclude": "exclusion",
+    "move": "move",
+    "duplicate": "duplicate mark",
+}
+
+
 class EntryDecisionQuerySet(models.QuerySet["EntryDecision"]):
     def active(self) -> EntryDecisionQuerySet:
         """The decisions in force: a revoked one stays recorded but no longer applies."""
@@ -228,6 +238,14 @@ class EntryDecision(models.Model):
         if self.kind == self.Kind.DUPLICATE:
             return f"a duplicate of submission {self.duplicate_of_id}: {self.reason}"
         return f"{self.get_kind_display().lower()}: {self.reason}"
+
+    @property
+    def revocation(self) -> str:
+        """Its revocation in words, as a list that brings the run back explains it ("" when in force)."""
+        if self.revoked_at is None:
+            return ""
+        what = REVOKED_WORDS.get(self.kind, "decision")
+        return f"{what} revoked on {self.revoked_at:%Y-%m-%d}: {self.revoke_reason}"
 
 
 class ReviewComment(models.Model):

@@ -39,6 +39,7 @@ from submissions.review.forms import (
 )
 from submissions.review.roles import committee_required, is_committee
 from submissions.review.rules import (
+    ASSESSABLE,
     COMMITTEE_WITHDRAWABLE,
     ENTRY_DECIDABLE,
     GAP_ACCEPTABLE,
@@ -315,6 +316,8 @@ def review_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "ten_node": "yes" if submission.ten_node else "no",
             }
         ),
+        # The service refuses an assessment in any other state (a duplicate copy among them).
+        "assessable": submission.review_state in ASSESSABLE,
         "basis": submission_basis(submission),
         "gap_acceptable": submission.review_state in GAP_ACCEPTABLE,
         "destructive": [a.action for a in committee_actions(submission.review_state) if a.destructive],

@@ -318,9 +318,19 @@ def test_a_revoked_exclusion_brings_the_entry_back_in_the_next_correction(
     )
     second_version = publish_research(release, committee_member, reason="A excluded")
     assert first.pk not in set(second_version.entries.values_list("submission_id", flat=True))
-    entry_decision_revoke(user=committee_member, decision=decision, reason="it was on time")
-    third = publish_research(release, committee_member, reason="A back: the exclusion was revoked")
+    revoked = entry_decision_revoke(user=committee_member, decision=decision, reason="it was on time")
+    # The draft the committee reads says why the entry is back: the revocation, not an acceptance.
+    [draft] = release_drafts_build(user=committee_member, release=release, kinds=["research"])
+    back = f"exclusion revoked on {revoked.revoked_at:%Y-%m-%d}: it was on time"
+    on_draft = correction_changes(draft)
+    assert on_draft is not None
+    assert [(c.entry.submission_id, c.reason) for c in on_draft.added] == [(first.pk, back)]
+    third = snapshot_publish(user=committee_member, snapshot=draft, reason="A back", early=True)
     assert first.pk in set(third.entries.values_list("submission_id", flat=True))
     fix = correction_changes(third)
     assert fix is not None and fix.added_ids == {first.pk}
+    assert [c.reason for c in fix.added] == [back]
+    # Compared with the previous release's list, the entry is simply new on this release's list.
+    since_release = release_changes(third)
+    assert since_release is None or all(c.reason != back for c in since_release.added)
     assert fix.previous_label == "version 2 of this list (ISC40* Research)"

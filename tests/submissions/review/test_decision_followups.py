@@ -97,6 +97,22 @@ class TestDuplicateState:
         review = client_for(committee_member).get(reverse("review:detail", args=[first.pk])).content.decode()
         assert link in review.split('data-role="duplicate-of"')[1]
 
+    def test_the_review_page_offers_no_assessment_of_the_duplicate_and_says_why(
+        self, copies: tuple[Submission, Submission], committee_member: Any
+    ) -> None:
+        first, second = copies
+        client = client_for(committee_member)
+        review = client.get(reverse("review:detail", args=[first.pk])).content.decode()
+        assert 'id="assess-form"' not in review
+        reason = review.split('data-role="not-assessable"')[1].split("</p>")[0]
+        assert (
+            f"marked a duplicate of submission {second.pk}" in reason
+            and "Revoke the duplicate mark" in reason
+        )
+        # The copy that counts is still assessed from its page.
+        counted = client.get(reverse("review:detail", args=[second.pk])).content.decode()
+        assert 'id="assess-form"' in counted and 'data-role="not-assessable"' not in counted
+
 
 class TestRevoke:
     def test_a_revoked_exclusion_is_kept_on_record_and_the_next_list_takes_the_entry_back(
