@@ -6,6 +6,8 @@ set -euo pipefail
 need=()
 command -v mpicc >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# The browser tests drive the old headless shell of the same chromium (tests/e2e/browser.py).
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v fio >/dev/null 2>&1 || need+=(fio)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 # The fault tests and benchmarks start private PostgreSQL and Redis servers of their own.

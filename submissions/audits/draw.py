@@ -5,16 +5,20 @@ ALGORITHM (recorded with every draw, docs/audits.md):
 2. count = ceil(len(candidates) * share_percent / 100), at least 1 when there is any candidate;
 3. drawn = random.Random(seed).sample(candidates, count) (Python's Mersenne Twister, a str seed);
 4. each drawn submission's phase = random.Random(f"{seed}:{submission_id}").choice(phases), phases
-   being the names of its listed run's phases that have a value, sorted.
+   being the sorted names of its listed run's scored phases (scoring.model.SCORED_PHASES) whose
+   value is above zero. v1 took every phase with a value, the readers' dummy "timestamp" phase
+   (value 0) among them, which no re-run can confirm.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-ALGORITHM = "sorted-ids+random.Random(seed).sample/v1"
+from scoring.model import SCORED_PHASES
+
+ALGORITHM = "sorted-ids+random.Random(seed).sample/v2"
 
 
 def drawn_count(candidates: int, share_percent: float) -> int:
@@ -27,6 +31,11 @@ def draw(candidates: Sequence[int], seed: str, share_percent: float) -> list[int
     """The drawn submission ids, in draw order."""
     ordered = sorted(candidates)
     return random.Random(seed).sample(ordered, drawn_count(len(ordered), share_percent))
+
+
+def auditable_phases(phases: Mapping[str, tuple[float, str]]) -> list[str]:
+    """The phases a re-run can confirm: those that count in the score, with a value above zero."""
+    return sorted(name for name, (value, _unit) in phases.items() if name in SCORED_PHASES and value > 0)
 
 
 def phase_of(seed: str, submission_id: int, phases: Sequence[str]) -> str | None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from registry.models import Release
 from submissions.audits import mail
 from submissions.audits.check import audit_answer_check
-from submissions.audits.draw import ALGORITHM, draw, phase_of
+from submissions.audits.draw import ALGORITHM, auditable_phases, draw, phase_of
 from submissions.audits.models import AuditDraw, AuditOutcome, AuditRequest
 from submissions.audits.selectors import audit_candidates, deadline_passed, run_phases
 from submissions.audits.touch import submission_touch
@@ -58,8 +58,9 @@ def audit_draw(
         for submission_id in picked:
             submission = Submission.objects.select_related("submitter").get(pk=submission_id)
             phases = run_phases(submission)
-            phase = phase_of(seed, submission_id, sorted(phases))
-            drawn.append({"submission": submission_id, "phase": phase, "phases": sorted(phases)})
+            auditable = auditable_phases(phases)
+            phase = phase_of(seed, submission_id, auditable)
+            drawn.append({"submission": submission_id, "phase": phase, "phases": auditable})
             if phase is None or submission.submitter is None:
                 continue
             value, unit = phases[phase]

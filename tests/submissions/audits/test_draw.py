@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 import random
 
-from submissions.audits.draw import ALGORITHM, draw, drawn_count, phase_of, within_tolerance
+from submissions.audits.draw import (
+    ALGORITHM,
+    auditable_phases,
+    draw,
+    drawn_count,
+    phase_of,
+    within_tolerance,
+)
 
 
 def _documented(candidates: list[int], seed: str, share: float) -> list[int]:
@@ -59,3 +66,18 @@ def test_the_tolerance_keeps_15_percent_and_refuses_just_beyond() -> None:
     assert not within_tolerance(100.0, 115.01)
     assert not within_tolerance(100.0, 84.99)
     assert within_tolerance(3.7, 3.7)
+
+
+def test_only_scored_phases_with_a_value_above_zero_can_be_drawn() -> None:
+    # The readers keep a dummy "timestamp" phase at 0 and extended phases beside the scored ones:
+    # a re-run confirms neither, nor a phase the run left at zero.
+    phases = {
+        "timestamp": (0.0, ""),
+        "find": (0.0, "kIOPS"),
+        "ior-rnd4K-easy-read": (3.0, "GiB/s"),
+        "ior-easy-write": (1.2, "GiB/s"),
+        "mdtest-hard-stat": (40.5, "kIOPS"),
+    }
+    assert auditable_phases(phases) == ["ior-easy-write", "mdtest-hard-stat"]
+    chosen = {phase_of(f"seed-{n}", 17, auditable_phases(phases)) for n in range(200)}
+    assert chosen == {"ior-easy-write", "mdtest-hard-stat"}
