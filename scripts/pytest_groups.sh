@@ -69,8 +69,31 @@ run_group() { # name suffix redis cache markers where [pytest args]
   local TIMEFORMAT="%R %U %S"
   {
     time DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
-      "$PYTEST" -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
+      in_cgroup "$name" "$PYTEST" -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
   } 2>"$LOG_DIR/$name.time"
+}
+# `time` counts only the processes a group waited for; chromium's zygote and renderers and the
+# daemons a test starts are re-parented and escape it. Where this machine lets us make cgroups (v1
+# cpuacct, as root), each group runs in one, which counts every process it started, wherever it
+# went; what is still in it at the end was left running by a test.
+CGROUP_ROOT=/sys/fs/cgroup/cpuacct
+CGROUP_PREFIX="io500-tests-$$"
+in_cgroup() { # name command...
+  local group=$CGROUP_ROOT/$CGROUP_PREFIX-$1
+  shift
+  if mkdir "$group" 2>/dev/null; then
+    bash -c 'echo $$ >"$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' _ "$group" "$@"
+  else
+    "$@"
+  fi
+}
+cgroup_report() { # name: "<CPU s> s in cgroup[, N processes left running]", or nothing
+  local group=$CGROUP_ROOT/$CGROUP_PREFIX-$1 usage left
+  [[ -r $group/cpuacct.usage ]] || return 0
+  usage=$(<"$group/cpuacct.usage")
+  left=$(wc -l <"$group/cgroup.procs")
+  awk -v ns="$usage" 'BEGIN { printf "%8.1f s in cgroup", ns / 1e9 }'
+  if ((left > 0)); then printf ', %d processes left running' "$left"; else rmdir "$group"; fi
 }
 while IFS='|' read -r name suffix redis cache markers where; do
   [[ -n $name ]] || continue
@@ -88,14 +111,15 @@ for i in "${!names[@]}"; do
   echo "== pytest: ${names[$i]}"
   cat "$LOG_DIR/${names[$i]}.log"
 done
-echo "== pytest groups (wall s, CPU s of the group's processes: user + system, exit code)"
+echo "== pytest groups (wall s, CPU s of the group's processes: user + system, exit code, all CPU of its cgroup)"
 for step in collect template; do # before the groups, one after the other
   read -r wall user system <<<"$(tail -n 1 "$LOG_DIR/$step.time")" || { wall=?; user=?; system=?; }
   printf '%-13s %8s s wall %8s s user %8s s system\n' "($step)" "$wall" "$user" "$system"
 done
 for i in "${!names[@]}"; do
   read -r wall user system <"$LOG_DIR/${names[$i]}.time" || { wall=?; user=?; system=?; }
-  printf '%-13s %8s s wall %8s s user %8s s system  exit %s\n' "${names[$i]}" "$wall" "$user" "$system" "${codes[$i]}"
+  printf '%-13s %8s s wall %8s s user %8s s system  exit %s %s\n' "${names[$i]}" "$wall" "$user" "$system" \
+    "${codes[$i]}" "$(cgroup_report "${names[$i]}")"
 done
 # The whole machine over the run (PostgreSQL, Redis and chromium included): how busy its cores were.
 read -r _ cpu_at_end </proc/stat

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,3 +117,49 @@ def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> Non
     page.fill("[name=password]", password)
     page.click("button:has-text('Log in')")
     page.wait_for_load_state()
+
+
+# A phone's and a desktop's screen: every page of a journey is looked at in both.
+WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
+# frontend/static/frontend/js/charts/common.js redraws a chart 150 ms after the last resize: after
+# a resize, each drawn chart is waited for until it fits its box again (at once when none is wider).
+CHARTS_FIT = """() => [...document.querySelectorAll('.chart svg')]
+    .every((svg) => svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 1)"""
+CHART_REDRAW_TIMEOUT_MS = 5000
+
+
+def fits_its_screen(page: Any) -> bool:
+    """No sideways scrolling of the page itself (wide tables scroll inside their own box)."""
+    fits = bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+    if not fits:
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll("body *")]
+                .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 8)
+                .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)"""
+        )
+        # Shown with the failing assertion's output: which elements stick out.
+        sys.stderr.write(f"{page.url} is wider than its screen: {wide}\n")
+    return fits
+
+
+def misfits_at_each_width(
+    page: Any, name: str, check: Callable[[str], None] | None = None, *, prefix: str = "journey"
+) -> list[str]:
+    """The page as it is now, looked at in each of WIDTHS in turn: resized (a phone turned sideways
+    redraws the same way), its charts waited for, `check(width)` run, a screenshot
+    test-artifacts/PREFIX-WIDTH-NAME.png taken. The widths at which the page scrolls sideways are
+    returned; the page is left at the viewport it had. One journey thus proves both screens without
+    walking twice through the uploads and decisions that cost most of its time."""
+    first = page.viewport_size
+    misfits: list[str] = []
+    for width, viewport in WIDTHS.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+        if check is not None:
+            check(width)
+        screenshot(page, f"{prefix}-{width}-{name}")
+        if not fits_its_screen(page):
+            misfits.append(f"{name} at {width}")
+    page.set_viewport_size(first)
+    return misfits

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from registry.lists.facet_names import canonical, slug
 from submissions.models import Finding, ReviewState, Submission
-from tests.e2e.browser import log_in, open_page, screenshot
-from tests.e2e.test_journeys import WIDTHS, fits_its_screen, shot
+from tests.e2e.browser import WIDTHS, fits_its_screen, log_in, open_page, screenshot
+from tests.e2e.test_journeys import shot
 from tests.factories import make_release
 from tests.submissions.viewer_archives import tar_gz, with_archive
 from tests.support.chart_data import rich_history

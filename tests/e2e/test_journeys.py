@@ -1,8 +1,9 @@
-"""The four journeys of the site in headless chromium, at a phone's and a desktop's width:
-a visitor (home, a list, a submission, its system, comparing, history, a download), a newcomer who
-signs up and submits while the committee opens the release, reviews, publishes and tries to correct
-the list with a version that changes nothing (refused), and an API user (token, upload, poll,
-download). Screenshots go to test-artifacts/."""
+"""The four journeys of the site in headless chromium, walked on a phone's screen (375 px), each
+page on the way also looked at on a desktop's (1400 px, the page resized by
+`misfits_at_each_width`): a visitor (home, a list, a submission, its system, comparing, history, a
+download), a newcomer who signs up and submits while the committee opens the release, reviews,
+publishes and tries to correct the list with a version that changes nothing (refused), and an API
+user (token, upload, poll, download). Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import ARTIFACTS, log_in, open_page, screenshot
+from tests.e2e.browser import ARTIFACTS, WIDTHS, log_in, misfits_at_each_width, open_page, screenshot
 from tests.submissions.archives import pack_folder
 from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
@@ -32,7 +33,6 @@ from tests.support.data import submission_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
 SYSTEM = {
     "system_name": "Wolf",
     "institution_name": "Intel",
@@ -48,19 +48,15 @@ def shot(page: Any, width: str, name: str) -> None:
     screenshot(page, f"journey-{width}-{name}")
 
 
-def fits_its_screen(page: Any) -> bool:
-    """No sideways scrolling of the page itself (wide tables scroll inside their own box)."""
-    fits = bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
-    if not fits:
-        wide = page.evaluate(
-            """() => [...document.querySelectorAll("body *")]
-                .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-                .slice(0, 8)
-                .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)"""
-        )
-        # Shown with the failing assertion's output: which elements stick out.
-        sys.stderr.write(f"{page.url} is wider than its screen: {wide}\n")
-    return fits
+def as_opened(page: Any) -> None:
+    """Scrolled as if opened at its present width: to its URL's #anchor, else to the top (a resize,
+    and a reload too, keep the scroll position the other width gave)."""
+    page.evaluate(
+        """() => {
+            const target = location.hash && document.getElementById(location.hash.slice(1));
+            if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
+        }"""
+    )
 
 
 def above_the_fold(page: Any, selector: str) -> bool:
@@ -75,42 +71,39 @@ def above_the_fold(page: Any, selector: str) -> bool:
     return inside
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_download(
-    live_server: Any, browser: Any, width: str
+    live_server: Any, browser: Any
 ) -> None:
     history, leader = rich_history()
     problems: list[str] = []
-    page = open_page(browser, problems, viewport=WIDTHS[width]).page
+    page = open_page(browser, problems, viewport=WIDTHS["phone"]).page
     base = live_server.url
     page.goto(base + "/")
-    assert fits_its_screen(page)
-    shot(page, width, "visitor-1-home")
+    assert misfits_at_each_width(page, "visitor-1-home") == []
     page.goto(f"{base}/lists/isc41/io500/")
     table = page.locator("#list-table")
     assert table.is_visible()
-    # The score is in sight without scrolling sideways, on a phone too.
-    score_header = page.locator("#list-table thead th", has_text="Score").first
-    box = score_header.bounding_box()
-    assert box is not None and box["x"] + box["width"] <= WIDTHS[width]["width"]
-    assert fits_its_screen(page)
-    # Every column shown fits the table's box: nothing is cut off at the right edge.
-    assert page.evaluate(
-        "(() => { const box = document.querySelector('#list-table').parentElement;"
-        " return box.scrollWidth <= box.clientWidth + 1; })()"
-    )
-    shot(page, width, "visitor-2-list")
+
+    def score_in_sight(width: str) -> None:
+        # The score is in sight without scrolling sideways, on a phone too.
+        box = page.locator("#list-table thead th", has_text="Score").first.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= WIDTHS[width]["width"], width
+        # Every column shown fits the table's box: nothing is cut off at the right edge.
+        assert page.evaluate(
+            "(() => { const box = document.querySelector('#list-table').parentElement;"
+            " return box.scrollWidth <= box.clientWidth + 1; })()"
+        ), width
+
+    assert misfits_at_each_width(page, "visitor-2-list", score_in_sight) == []
     page.click(f"#list-table tr[data-submission='{leader.pk}'] td.rank a")
     page.wait_for_selector("[data-role=system-link]")
     page.click("[data-role=system-link]")
     page.wait_for_url(f"**/systems/{history.daos.pk}/")
-    assert fits_its_screen(page)
-    shot(page, width, "visitor-3-system")
+    assert misfits_at_each_width(page, "visitor-3-system") == []
     page.click("text=Compare its latest submissions side by side")
     page.wait_for_url("**/compare/?ids=*")
     assert page.locator("#config-diff").count() == 1
-    assert fits_its_screen(page)
-    shot(page, width, "visitor-4-compare")
+    assert misfits_at_each_width(page, "visitor-4-compare") == []
     # Comparing from a list: tick two rows, one click.
     page.goto(f"{base}/lists/isc41/io500/")
     for submission in (leader, history.submissions[-1]):
@@ -120,8 +113,7 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
     assert page.locator("#config-diff").count() == 1
     page.goto(f"{base}/history/")
     page.wait_for_selector(".chart svg")
-    assert fits_its_screen(page)
-    shot(page, width, "visitor-5-history")
+    assert misfits_at_each_width(page, "visitor-5-history") == []
     page.goto(f"{base}/lists/isc41/io500/")
     with page.expect_download() as download:
         page.click("a[href$='io500.csv']")
@@ -130,9 +122,8 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
     assert problems == []
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publish_an_empty_correction(
-    live_server: Any, browser: Any, tmp_path: Path, width: str
+    live_server: Any, browser: Any, tmp_path: Path
 ) -> None:
     carol = User.objects.create_user("carol", "carol@example.org", PASSWORD)
     committee_member_add(user=carol)
@@ -142,7 +133,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     problems: list[str] = []
 
     # The committee opens the next release with its dates.
-    committee = open_page(browser, problems, viewport=WIDTHS[width]).page
+    committee = open_page(browser, problems, viewport=WIDTHS["phone"]).page
     log_in(committee, base, "carol")
     # The committee lands on its review queue, and the navigation leads back to it.
     assert urlsplit(committee.url).path == "/review/"
@@ -154,11 +145,10 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     committee.fill("[name=submission_deadline]", "2040-06-01")
     committee.click("button:has-text('Open for submissions')")
     committee.wait_for_selector("text=ISC40 is open for submissions until 2040-06-01")
-    assert fits_its_screen(committee)
-    shot(committee, width, "committee-1-opened")
+    assert misfits_at_each_width(committee, "committee-1-opened") == []
 
     # A newcomer signs up, activates the account from the mail, uploads and submits.
-    newcomer = open_page(browser, problems, viewport=WIDTHS[width]).page
+    newcomer = open_page(browser, problems, viewport=WIDTHS["phone"]).page
     newcomer.goto(f"{base}/accounts/signup/")
     newcomer.fill("[name=username]", "dana")
     newcomer.fill("[name=email]", "dana@example.org")
@@ -181,11 +171,14 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     newcomer.wait_for_selector("[data-role=status]:has-text('Checked here')")
     # Once verified, the page says what to do next, and "Submit for review" is on the first screen.
     newcomer.wait_for_selector("[data-role=next-step][data-kind=act]")
-    assert above_the_fold(newcomer, "[data-role=next-step]")
-    assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]")
-    assert fits_its_screen(newcomer)
-    shot(newcomer, width, "submitter-1-verified")
-    screenshot(newcomer, f"journey-{width}-submitter-1-first-screen", full_page=False)
+
+    def next_step_on_the_first_screen(width: str) -> None:
+        as_opened(newcomer)
+        assert above_the_fold(newcomer, "[data-role=next-step]"), width
+        assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]"), width
+        screenshot(newcomer, f"journey-{width}-submitter-1-first-screen", full_page=False)
+
+    assert misfits_at_each_width(newcomer, "submitter-1-verified", next_step_on_the_first_screen) == []
     newcomer.click("[data-role=next-step] >> text=Fill in the questionnaire")
     for name in QUESTIONNAIRE_SECTIONS:
         newcomer.fill(
@@ -211,11 +204,18 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     newcomer.goto(f"{base}/submissions/mine/")
     row = newcomer.locator(f"tr[data-submission='{submission.pk}']")
     assert "Changes requested" in row.locator("[data-role=review-state]").inner_text()
-    shot(newcomer, width, "submitter-2-mine")
+    shot(newcomer, "phone", "submitter-2-mine")
     row.locator("[data-role=next-step] a").click()
     assert "Please fix the node count." in newcomer.locator("[data-role=next-step]").inner_text()
-    assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]")
-    shot(newcomer, width, "submitter-3-changes-requested")
+
+    def submit_link_on_the_first_screen(width: str) -> None:
+        as_opened(newcomer)
+        assert above_the_fold(newcomer, "[data-role=next-step] [data-role=submit-link]"), width
+
+    assert (
+        misfits_at_each_width(newcomer, "submitter-3-changes-requested", submit_link_on_the_first_screen)
+        == []
+    )
     newcomer.click("[data-role=next-step] [data-role=edit-system]")
     newcomer.fill("[name=client_nodes]", "12")
     newcomer.click("button:has-text('Save the description')")
@@ -235,8 +235,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     # The destructive decision is drawn in red, apart from the others.
     reject_colour = committee.locator("[data-action=reject]").evaluate("(e) => getComputedStyle(e).color")
     assert reject_colour == "rgb(180, 35, 24)"
-    assert fits_its_screen(committee)
-    shot(committee, width, "committee-1b-review")
+    assert misfits_at_each_width(committee, "committee-1b-review") == []
     committee.select_option("[name=reproducibility]", "fully_reproducible")
     committee.select_option("[name=category]", "production")
     committee.click("#assess-form button[type=submit]")
@@ -252,8 +251,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     # ISC40 is not due yet: the committee confirms an early publish, the dates stated.
     committee.wait_for_selector("[data-role=confirm-early]")
     assert "Its lists are due on 2040-06-20" in committee.content()
-    assert fits_its_screen(committee)
-    shot(committee, width, "committee-confirm-early")
+    assert misfits_at_each_width(committee, "committee-confirm-early") == []
     committee.click("[data-role=confirm-early]")
     committee.wait_for_selector("text=Published")
     assert Submission.objects.get().review_state == ReviewState.PUBLISHED
@@ -265,18 +263,20 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     committee.click("[data-role=confirm-early]")
     committee.wait_for_selector("text=there is nothing to correct")
     assert committee.locator("[data-role=no-change]").count() == 1
-    shot(committee, width, "committee-2-correction-refused")
+    shot(committee, "phone", "committee-2-correction-refused")
 
-    visitor = open_page(browser, problems, viewport=WIDTHS[width]).page
+    visitor = open_page(browser, problems, viewport=WIDTHS["phone"]).page
     visitor.goto(f"{base}/lists/isc40/production/")
     row = visitor.locator(f"#list-table tr[data-submission='{submission.pk}']")
     assert row.locator("td.rank").inner_text().strip() == "1"
     assert "Wolf" in row.inner_text()
-    if width == "desktop":  # the submitter and reproducibility columns are shown at this width
-        assert "Fully Reproducible" in row.inner_text() and "dana" in row.inner_text()
     assert visitor.locator("text=The system name was corrected by the submitter.").count() == 0
-    assert fits_its_screen(visitor)
-    shot(visitor, width, "visitor-published")
+
+    def wide_columns_on_a_desktop(width: str) -> None:
+        if width == "desktop":  # the submitter and reproducibility columns are shown at this width
+            assert "Fully Reproducible" in row.inner_text() and "dana" in row.inner_text()
+
+    assert misfits_at_each_width(visitor, "visitor-published", wide_columns_on_a_desktop) == []
     visitor.click(f"#list-table tr[data-submission='{submission.pk}'] td.rank a")
     visitor.wait_for_selector("[data-role=questionnaire]")
     assert "Published" in visitor.locator("[data-role=review-state]").inner_text()
@@ -312,20 +312,18 @@ def _call(url: str, token: str, body: bytes | None = None, content_type: str = "
         return json.loads(response.read())
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
-    live_server: Any, browser: Any, submitter: Any, width: str
+    live_server: Any, browser: Any, submitter: Any
 ) -> None:
     history, _ = rich_history()
     base = live_server.url
     problems: list[str] = []
-    page = open_page(browser, problems, viewport=WIDTHS[width]).page
+    page = open_page(browser, problems, viewport=WIDTHS["phone"]).page
     log_in(page, base, submitter.username)
     page.goto(f"{base}/accounts/token/")
     page.click("button:has-text('Create a token')")
     token = page.locator("#api-token-value").inner_text().strip()
-    assert fits_its_screen(page)
-    shot(page, width, "api-1-token")
+    assert misfits_at_each_width(page, "api-1-token") == []
 
     body, content_type = _multipart(
         {"system": json.dumps(SYSTEM)},
@@ -343,14 +341,13 @@ def test_an_api_user_takes_a_token_uploads_polls_and_downloads(
     assert problems == []
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_submitter_withdraws_a_draft_through_the_confirmation_page_without_javascript(
-    live_server: Any, browser: Any, submitter: Any, width: str
+    live_server: Any, browser: Any, submitter: Any
 ) -> None:
     draft = verified_upload(submitter, open_release())
     base = live_server.url
     # No JavaScript at all: the confirmation is a page of its own, not a dialog.
-    page = browser.new_context(viewport=WIDTHS[width], java_script_enabled=False).new_page()
+    page = browser.new_context(viewport=WIDTHS["phone"], java_script_enabled=False).new_page()
     log_in(page, base, submitter.username)
     page.goto(f"{base}/submissions/{draft.pk}/")
     page.click("[data-role=withdraw-link]")
@@ -358,11 +355,10 @@ def test_a_submitter_withdraws_a_draft_through_the_confirmation_page_without_jav
     page.wait_for_selector("[data-role=consequence]")
     assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.DRAFT
     page.fill("[name=reason]", "The run was filed under the wrong release.")
-    assert fits_its_screen(page)
-    shot(page, width, "submitter-withdraw-confirm")
+    assert misfits_at_each_width(page, "submitter-withdraw-confirm") == []
     page.click("[data-role=confirm]")
     page.wait_for_selector("[data-role=next-step]:has-text('you withdrew')")
     assert Submission.objects.get(pk=draft.pk).review_state == ReviewState.WITHDRAWN
     assert "The run was filed under the wrong release." in page.locator("[data-role=timeline]").inner_text()
-    shot(page, width, "submitter-withdrawn")
+    shot(page, "phone", "submitter-withdrawn")
     page.context.close()

@@ -1,13 +1,13 @@
-"""A whole release cycle in headless chromium, through the pages only, at a desktop's (1400 px)
-and a phone's (375 px) width (issue 25's proof). Three submitters upload eleven real runs of the
-shared corpus through the upload form (ten runs, one of them twice, packed otherwise); one run is
-withdrawn by its submitter, the duplicate is refused then resolved, a description is fixed after the
-committee's finding, a run is moved to another release, the production list is published, one entry
-is excluded afterwards by a correction whose changes panel shows it removed with its reason (the
-correction's draft carries over the version it corrects), the public page of the excluded run says
-so, the awards are shown on the list and on the release's public page, and the committee revokes the
-exclusion, which the next correction's draft reflects. With E2E_SCREENSHOTS=1 every step lands in
-test-artifacts/cycle-WIDTH-*.png."""
+"""A whole release cycle in headless chromium, through the pages only, walked on a phone's screen
+(375 px), each page on the way also looked at on a desktop's (1400 px; issue 25's proof). Three
+submitters upload eleven real runs of the shared corpus through the upload form (ten runs, one of
+them twice, packed otherwise); one run is withdrawn by its submitter, the duplicate is refused then
+resolved, a description is fixed after the committee's finding, a run is moved to another release,
+the production list is published, one entry is excluded afterwards by a correction whose changes
+panel shows it removed with its reason (the correction's draft carries over the version it
+corrects), the public page of the excluded run says so, the awards are shown on the list and on the
+release's public page, and the committee revokes the exclusion, which the next correction's draft
+reflects. With E2E_SCREENSHOTS=1 every step lands in test-artifacts/cycle-WIDTH-*.png."""
 
 from __future__ import annotations
 
@@ -21,22 +21,20 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import log_in, open_page, screenshot
-from tests.e2e.test_journeys import fits_its_screen
+from tests.e2e.browser import WIDTHS, log_in, misfits_at_each_width, open_page
 from tests.submissions.archives import pack_folder
 from tests.support.data import submission_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 375, "height": 800}}
 # Who uploads which run of the shared corpus; every run on a storage system of its own, so that each
 # accepted run has its row on the ranked lists (a system keeps only its best score there).
 RUNS = {"ann": (33, 66, 102, 111), "bob": (114, 72, 105, 138), "cid": (153, 156)}
 DUPLICATED = 33  # cid uploads ann's run 33 a second time
 
 
-def shot(page: Any, width: str, name: str) -> None:
-    screenshot(page, f"cycle-{width}-{name}")
+def fits_each_width(page: Any, name: str) -> bool:
+    return misfits_at_each_width(page, name, prefix="cycle") == []
 
 
 def upload(page: Any, base: str, tarball: Path, system: str, release: str) -> Submission:
@@ -124,11 +122,10 @@ def publish_early(page: Any) -> None:
     page.click("[data-role=confirm-early]")
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and_awards(
-    live_server: Any, browser: Any, tmp_path: Path, width: str
+    live_server: Any, browser: Any, tmp_path: Path
 ) -> None:
-    viewport = WIDTHS[width]
+    viewport = WIDTHS["phone"]
     base = live_server.url
     problems: list[str] = []
     carol = User.objects.create_user("carol", "carol@example.org", PASSWORD)
@@ -141,8 +138,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     log_in(committee, base, "carol")
     open_a_release(committee, base, "ISC40", "2040-06-20", "2040-06-01")
     open_a_release(committee, base, "SC40", "2040-11-20", "2040-11-01")
-    assert fits_its_screen(committee)
-    shot(committee, width, "01-releases-opened")
+    assert fits_each_width(committee, "01-releases-opened")
 
     # Three submitters upload eleven runs through the upload form: ten runs, cid's last one a second
     # copy of ann's run 33; each is submitted for review.
@@ -160,15 +156,13 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
             tarball.write_bytes(pack_folder(submission_folder(number), "bz2" if again else "gz"))
             runs[name, number] = upload(page, base, tarball, f"{name}-{number}", "isc40")
             if (name, number) == ("ann", 33):
-                assert fits_its_screen(page)
-                shot(page, width, "02-uploaded-next-step")
+                assert fits_each_width(page, "02-uploaded-next-step")
             submit_for_review(page, base, runs[name, number])
     assert Submission.objects.filter(status=Submission.Status.VERIFIED).count() == 11
     original, copy = runs["ann", DUPLICATED], runs["cid", DUPLICATED]
     pages["ann"].goto(f"{base}/submissions/mine/")
     assert pages["ann"].locator("tr[data-submission] [data-role=review-state]").count() == 4
-    assert fits_its_screen(pages["ann"])
-    shot(pages["ann"], width, "03-mine")
+    assert fits_each_width(pages["ann"], "03-mine")
 
     # ann withdraws one of hers, through its confirm page.
     ann = pages["ann"]
@@ -177,8 +171,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     ann.click("[data-role=withdraw-link]")
     ann.wait_for_selector("[data-role=consequence]")
     ann.fill("[name=reason]", "A rerun on the same system supersedes this one.")
-    assert fits_its_screen(ann)
-    shot(ann, width, "04-withdraw-confirm")
+    assert fits_each_width(ann, "04-withdraw-confirm")
     ann.click("[data-role=confirm]")
     ann.wait_for_selector("[data-role=next-step]:has-text('you withdrew')")
     assert Submission.objects.get(pk=withdrawn.pk).review_state == ReviewState.WITHDRAWN
@@ -194,8 +187,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     bob.goto(f"{base}/submissions/{fixed.pk}/")
     step = bob.locator("[data-role=next-step]")
     assert "the run used 12" in step.inner_text()
-    assert fits_its_screen(bob)
-    shot(bob, width, "05-changes-requested")
+    assert fits_each_width(bob, "05-changes-requested")
     bob.click("[data-role=next-step] [data-role=edit-system]")
     bob.fill("[name=client_nodes]", "12")
     bob.click("button:has-text('Save the description')")
@@ -205,8 +197,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     open_review(committee, base, fixed)
     change = committee.locator("[data-role=revision][data-kind=system] tr[data-field=client_nodes]")
     assert change.locator(".before").inner_text() == "10" and change.locator(".after").inner_text() == "12"
-    assert fits_its_screen(committee)
-    shot(committee, width, "06-description-fixed")
+    assert fits_each_width(committee, "06-description-fixed")
 
     # The same run twice: accepting either copy is refused until the committee says which counts.
     assess_and_start(committee, base, original)
@@ -214,8 +205,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.wait_for_selector("text=Decide which copy counts first")
     assert Submission.objects.get(pk=original.pk).review_state == ReviewState.UNDER_REVIEW
     assert committee.locator(f"#same-run li[data-submission='{copy.pk}']").count() == 1
-    assert fits_its_screen(committee)
-    shot(committee, width, "07-duplicate-refused")
+    assert fits_each_width(committee, "07-duplicate-refused")
     committee.click(f"#same-run li[data-submission='{copy.pk}'] [data-action=duplicate-other]")
     confirm_decision(committee, "cid uploaded ann's run 33 again; ann's upload counts.")
     committee.wait_for_selector("[data-role=review-state]")
@@ -227,7 +217,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     # The copy that does not count has left the queue, and says which copy counts.
     assert "Duplicate of another copy" in committee.locator("[data-role=review-state]").first.inner_text()
     assert committee.locator(f"[data-role=duplicate-of] a[href='/submissions/{original.pk}/']").count() >= 1
-    shot(committee, width, "08-duplicate-resolved")
+    assert fits_each_width(committee, "08-duplicate-resolved")
 
     # One of bob's runs belongs to the next release: the committee moves it there.
     moved = runs["bob", 138]
@@ -258,8 +248,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     assert {int(shown.nth(i).get_attribute("data-submission")) for i in range(shown.count())} == listed
     for absent in (withdrawn, copy, moved, gap):
         assert committee.locator(f"#draft-table tr[data-submission='{absent.pk}']").count() == 0
-    assert fits_its_screen(committee)
-    shot(committee, width, "09-draft")
+    assert fits_each_width(committee, "09-draft")
     publish_early(committee)
     committee.wait_for_selector("text=Published")
 
@@ -268,8 +257,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.click("#release-lists tr[data-kind=production] button:has-text('Build draft')")
     committee.click("#release-lists tr[data-kind=production] a >> nth=0")
     assert committee.locator(f"#draft-table tr[data-submission='{moved.pk}']").count() == 1
-    assert fits_its_screen(committee)
-    shot(committee, width, "10-moved-on-sc40-draft")
+    assert fits_each_width(committee, "10-moved-on-sc40-draft")
 
     # After publication, one entry is excluded; the correction's draft shows it removed with its
     # reason, and publishing it records the change on the public list.
@@ -292,8 +280,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     removed = correction.locator(f"[data-role=removed] li[data-submission='{excluded.pk}']")
     assert "The run used a modified benchmark." in removed.inner_text()
     assert correction.locator("[data-role=added] li").count() == 0
-    assert fits_its_screen(committee)
-    shot(committee, width, "11-correction-draft")
+    assert fits_each_width(committee, "11-correction-draft")
     committee.fill("[name=reason]", "Submission excluded: the run used a modified benchmark.")
     publish_early(committee)
     committee.wait_for_selector("text=Published")
@@ -306,25 +293,21 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     assert visitor.locator("[data-role=awards] li").count() == 3
     assert "Submission excluded: the run used a modified benchmark." in visitor.content()
     assert "version 1 of this list" in visitor.locator("[data-role=correction] h2").inner_text()
-    assert fits_its_screen(visitor)
-    shot(visitor, width, "12-published-correction")
+    assert fits_each_width(visitor, "12-published-correction")
     # The excluded run's public page stays, and says what the committee did after publication.
     visitor.goto(f"{base}/submissions/{excluded.pk}/")
     notice = visitor.locator("[data-role=taken-off]")
     assert "Excluded from the production lists from ISC40 on" in notice.inner_text()
     assert "IO500 committee" in notice.inner_text() and "modified benchmark" in notice.inner_text()
-    assert fits_its_screen(visitor)
-    shot(visitor, width, "12b-public-excluded-notice")
+    assert fits_each_width(visitor, "12b-public-excluded-notice")
     # The release's public page: each list, what is new on it, and its awards.
     visitor.goto(f"{base}/lists/isc40/")
     assert visitor.locator("[data-role=release-lists] li[data-kind=production]").count() == 1
     assert visitor.locator("[data-role=awards] li").count() >= 3
-    assert fits_its_screen(visitor)
-    shot(visitor, width, "12c-public-release-awards")
+    assert fits_each_width(visitor, "12c-public-release-awards")
     committee.goto(f"{base}/review/releases/isc40/")
     assert committee.locator("[data-role=release-published] [data-role=awards]").count() == 1
-    assert fits_its_screen(committee)
-    shot(committee, width, "13-release-awards")
+    assert fits_each_width(committee, "13-release-awards")
 
     # The committee revokes the exclusion, with a reason; the next correction's draft takes the entry back.
     open_review(committee, base, excluded)
@@ -333,15 +316,13 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     revoke.locator("[data-action=revoke]").click()
     committee.wait_for_selector("[data-role=revoked]")
     assert "official one after all" in committee.locator("[data-role=revoked]").inner_text()
-    assert fits_its_screen(committee)
-    shot(committee, width, "14-exclusion-revoked")
+    assert fits_each_width(committee, "14-exclusion-revoked")
     committee.goto(f"{base}/review/releases/isc40/")
     committee.click("#release-lists tr[data-kind=production] button:has-text('uild draft')")
     committee.click("#release-lists tr[data-kind=production] a >> nth=0")
     back = committee.locator(f"[data-role=correction] [data-role=added] li[data-submission='{excluded.pk}']")
     assert back.count() == 1
-    assert fits_its_screen(committee)
-    shot(committee, width, "15-revoked-back-on-draft")
+    assert fits_each_width(committee, "15-revoked-back-on-draft")
     visitor.goto(f"{base}/submissions/{excluded.pk}/")
     assert visitor.locator("[data-role=taken-off]").count() == 0
     assert problems == []
