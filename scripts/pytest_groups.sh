@@ -81,10 +81,11 @@ CGROUP_PREFIX="io500-tests-$$"
 in_cgroup() { # name command...
   local group=$CGROUP_ROOT/$CGROUP_PREFIX-$1
   shift
+  # `|| return`: a failing group must end this function, not (errexit) the shell `time` reports from.
   if mkdir "$group" 2>/dev/null; then
-    bash -c 'echo $$ >"$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' _ "$group" "$@"
+    bash -c 'echo $$ >"$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' _ "$group" "$@" || return
   else
-    "$@"
+    "$@" || return
   fi
 }
 cgroup_report() { # name: "<CPU s> s in cgroup[, N processes left running]", or nothing

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -97,8 +99,25 @@ def browser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         screenshot_failed(launched, request.node.name)
     for context in launched.contexts:
         context.close()
+    _live_server_requests_finished()
     # See _Chromium.stop: the connection this test's ORM calls opened in Playwright's greenlet.
     connections.close_all()
+
+
+# A request the closed pages left in flight (a status poll, a chart's data) still runs in the live
+# server's thread; the transactional test's flush that follows truncates every table, and Postgres
+# once broke the resulting lock cycle by failing the flush, which left the rows to the next test.
+REQUEST_THREADS_TIMEOUT_S = 30.0
+
+
+def _live_server_requests_finished() -> None:
+    """Waits for the live server's request threads (socketserver names them after their target);
+    each ends when its request does, or its kept-alive connection was closed with the pages."""
+    deadline = time.monotonic() + REQUEST_THREADS_TIMEOUT_S
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)") and thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+            assert not thread.is_alive(), f"a live-server request still runs after the test: {thread.name}"
 
 
 @pytest.fixture
