@@ -5,7 +5,9 @@ most of all) and still selects by the group's own marker expression.
 
 PYTEST_GROUP_FILES=DIR and one line `name|marker expression|where` per group in PYTEST_GROUP_MARKERS,
 `where` as the group would be run (paths, and --ignore=PATH to leave a folder out); DIR/NAME.files
-gets one path a line, in collection order.
+gets one path a line, in collection order. `--share=K/N` in `where` keeps every N-th of those files
+from the K-th on: N groups with the same markers and paths and K = 1..N split the files between them
+(one long sequential group, the browser's, becomes two that overlap).
 """
 
 from __future__ import annotations
@@ -28,10 +30,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for line in os.environ["PYTEST_GROUP_MARKERS"].strip().splitlines():
         name, markers, where = line.split("|", 2)
         expression = Expression.compile(markers)
-        inside = [_folder(word) for word in where.split() if not word.startswith("--ignore=")]
+        inside = [_folder(word) for word in where.split() if not word.startswith("--")]
         ignored = [
             _folder(word.removeprefix("--ignore=")) for word in where.split() if word.startswith("--ignore=")
         ]
+        share = next(
+            (word.removeprefix("--share=") for word in where.split() if word.startswith("--share=")), "1/1"
+        )
+        share_index, share_count = (int(part) for part in share.split("/"))
         files: dict[str, None] = {}
         for item in items:
             path = str(item.path.relative_to(root))
@@ -41,7 +47,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 and expression.evaluate(MarkMatcher.from_markers(item.iter_markers()))
             ):
                 files[path] = None
-        (out / f"{name}.files").write_text("".join(f"{path}\n" for path in files))
+        mine = list(files)[share_index - 1 :: share_count]
+        (out / f"{name}.files").write_text("".join(f"{path}\n" for path in mine))
 
 
 def _folder(path: str) -> str:

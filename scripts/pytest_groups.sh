@@ -25,7 +25,8 @@ REST_A="tests/scoring tests/submissions"
 GROUPS_TABLE="
 rest-a||${TEST_REDIS_URL:-redis://127.0.0.1:6379/7}|${TEST_CACHE_URL:-redis://127.0.0.1:6379/6}|not ($SLOW_TESTS)|$REST_A
 rest-b|_rest|${TEST_REDIS_URL_REST:-redis://127.0.0.1:6379/12}|${TEST_CACHE_URL_REST:-redis://127.0.0.1:6379/15}|not ($SLOW_TESTS)|tests ${REST_A//tests\//--ignore=tests/}
-browser|_browser|${TEST_REDIS_URL_BROWSER:-redis://127.0.0.1:6379/4}|${TEST_CACHE_URL_BROWSER:-redis://127.0.0.1:6379/3}|e2e or crawl|tests
+browser-a|_browser|${TEST_REDIS_URL_BROWSER:-redis://127.0.0.1:6379/4}|${TEST_CACHE_URL_BROWSER:-redis://127.0.0.1:6379/3}|e2e or crawl|tests --share=1/2
+browser-b|_browser_b|${TEST_REDIS_URL_BROWSER_B:-redis://127.0.0.1:6379/0}|${TEST_CACHE_URL_BROWSER_B:-redis://127.0.0.1:6379/13}|e2e or crawl|tests --share=2/2
 runner-fuzz|_fuzz|${TEST_REDIS_URL_FUZZ:-redis://127.0.0.1:6379/5}|${TEST_CACHE_URL_FUZZ:-redis://127.0.0.1:6379/8}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests
 worker-stack|_stack|${TEST_REDIS_URL_STACK:-redis://127.0.0.1:6379/2}|${TEST_CACHE_URL_STACK:-redis://127.0.0.1:6379/1}|(worker or faults) and not (e2e or crawl)|tests
 "
@@ -64,8 +65,15 @@ run_group() { # name suffix redis cache markers where [pytest args]
   local name=$1 suffix=$2 redis=$3 cache=$4 markers=$5 where
   read -r -a where <<<"$6"
   shift 6
-  # A group none of whose tests was collected keeps its paths: pytest then exits 5 and fails it.
-  if [[ -s $LOG_DIR/$name.files ]]; then mapfile -t where <"$LOG_DIR/$name.files"; fi
+  # A group none of whose tests was collected keeps its paths (without its share, which only the
+  # collection reads): pytest then exits 5 and fails it.
+  if [[ -s $LOG_DIR/$name.files ]]; then
+    mapfile -t where <"$LOG_DIR/$name.files"
+  else
+    local word kept=()
+    for word in "${where[@]}"; do [[ $word == --share=* ]] || kept+=("$word"); done
+    where=("${kept[@]}")
+  fi
   local TIMEFORMAT="%R %U %S"
   {
     time DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
