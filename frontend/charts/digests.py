@@ -22,6 +22,7 @@ from django.db.models import F, Q, QuerySet
 
 from frontend.charts.selectors import ENTRY_FIELDS, phase_values
 from frontend.charts.shapes import (
+    SHARE_LIMIT,
     entry_point,
     phase_medians,
     release_shares_of_counts,
@@ -300,8 +301,9 @@ def digest_trends(*, kinds: Iterable[str], reconstructed: bool = False) -> list[
     )
 
 
-def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
-    """release_shares() of every entry of these kinds, from each list's stored name counts."""
+def digest_shares(*, kinds: Iterable[str], by: str, limit: int | None = SHARE_LIMIT) -> dict[str, Any]:
+    """release_shares() of every entry of these kinds, from each list's stored name counts; `limit`
+    None keeps every name (no "Other")."""
     summaries = _digested_snapshots(kinds).values_list(
         "release__name", "provenance", "release__publication_date", f"chart_digest__names__{by}"
     )
@@ -312,7 +314,37 @@ def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
             for label, count in (counts or {}).items()
         ),
         by=by,
+        limit=limit,
     )
+
+
+def country_shares(*, kinds: Iterable[str], limit: int | None = SHARE_LIMIT) -> dict[str, Any]:
+    """Shares of each release's entries by the country of their site, counting only the entries
+    whose site record names a country (io500.org's lists have no country column, so no imported
+    entry does); `entries` and `counted` say how many entries there were and how many named one."""
+    snapshots = _charted_snapshots(kinds)
+    recorded = (
+        ListEntry.objects.filter(snapshot__in=snapshots)
+        .values_list(
+            "snapshot__release__name",
+            "snapshot__provenance",
+            "snapshot__release__publication_date",
+            "submission__storage_system__institution__country",
+        )
+        .order_by()
+    )
+    counts: Counter[tuple[str, str, str]] = Counter()
+    entries = 0
+    for name, provenance, date, country in recorded:
+        entries += 1
+        if country and country.strip():
+            counts[(chart_release_label(name, provenance), date.isoformat(), country)] += 1
+    table = release_shares_of_counts(
+        ((release, date, country, n) for (release, date, country), n in counts.items()),
+        by="country",
+        limit=limit,
+    )
+    return {"entries": entries, "counted": sum(counts.values()), **table}
 
 
 def list_phase_medians(snapshot_id: int) -> dict[str, float | None]:

@@ -173,7 +173,13 @@ def share_name(row: Mapping[str, Any], by: str) -> str:
     return (row.get(by) or "").strip() or UNKNOWN
 
 
-def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8) -> dict[str, Any]:
+# The chart and its table show this many names per dimension; the rest fold into "Other".
+SHARE_LIMIT = 8
+
+
+def release_shares(
+    rows: Iterable[Mapping[str, Any]], *, by: str, limit: int | None = SHARE_LIMIT
+) -> dict[str, Any]:
     """Share of each release's entries by file system or vendor; rare categories fold into "Other"."""
     counts: Counter[tuple[str, str, str]] = Counter()
     for row in rows:
@@ -184,7 +190,7 @@ def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8
 
 
 def release_shares_of_counts(
-    counted: Iterable[tuple[str, str, str, int]], *, by: str, limit: int = 8
+    counted: Iterable[tuple[str, str, str, int]], *, by: str, limit: int | None = SHARE_LIMIT
 ) -> dict[str, Any]:
     """Shares from (release, ISO date, name, number of entries) counts.
 

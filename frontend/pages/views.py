@@ -247,6 +247,7 @@ def history_page(request: HttpRequest) -> HttpResponse:
         "points_src": reverse("charts:history-points") + (f"?{query}" if query else ""),
         "trends_src": reverse("charts:history-trends") + f"?kind={kind}",
         "shares_src": reverse("charts:history-shares") + f"?kind={kind}",
+        "shares_csv": reverse("charts:history-shares-csv") + f"?kind={kind}",
     }
     response = render(request, "frontend/pages/history.html", context, status=400 if error else 200)
     return response if error else mark_public(response, CHARTS_TIMEOUT_S)
@@ -273,6 +274,7 @@ def _history_summary(kind: str, filesystem: str) -> dict[str, Any]:
             _share_table(shares[by], by, label)
             for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
         ],
+        "country_table": _share_table(chart_data.history_country_data(kind=kind), "country", "country"),
     }
 
 
