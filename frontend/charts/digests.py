@@ -31,6 +31,7 @@ from frontend.charts.shapes import (
     share_name,
     trend_part,
 )
+from registry.lists.facet_names import canonical
 from registry.models import MAIN_KINDS, ListEntry, ListKind, ListSnapshot
 from submissions.selectors import release_out_of_embargo_q
 
@@ -241,7 +242,9 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
         if (text != "[]" or unplotted) and label not in releases:
             releases.append(label)
         left_out += len(unplotted)
-        filesystems.update(snapshot["chart_digest__filesystems"] or [])
+        filesystems.update(
+            canonical("filesystem", name) for name in snapshot["chart_digest__filesystems"] or []
+        )
         if snapshot["chart_digest__score_range"]:
             low = min(low, snapshot["chart_digest__score_range"][0])
             high = max(high, snapshot["chart_digest__score_range"][1])
@@ -274,7 +277,7 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
     for point_count, unplotted, names, top in summaries:
         count += point_count or 0
         left_out += len(unplotted or [])
-        filesystems.update(names or [])
+        filesystems.update(canonical("filesystem", name) for name in names or [])
         leaders.extend(top or [])
     return {
         "count": count,

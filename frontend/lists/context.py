@@ -18,8 +18,8 @@ from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
-from registry.lists.facet_names import Kind
-from registry.lists.filters import FACET_HELP, facet_key
+from registry.lists.facet_names import Kind, facet_key
+from registry.lists.filters import FACET_HELP
 from registry.lists.public_record import release_public_record, release_public_records
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (

@@ -8,7 +8,7 @@ import django_filters
 from django.db.models import F, OrderBy, Q, QuerySet
 from django.db.models.functions import Lower
 
-from registry.lists.facet_names import Kind, canonical, spelling_key
+from registry.lists.facet_names import Kind, facet_key
 from registry.lists.selectors import search_q
 from registry.models import ListEntry
 from submissions.models import Reproducibility
@@ -57,12 +57,6 @@ class ListOrderingFilter(django_filters.OrderingFilter):  # type: ignore[misc]
                 expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
             )
         return qs.order_by(*orderings, "rank") if orderings else qs
-
-
-def facet_key(kind: Kind, value: str | None) -> str:
-    """What a facet value is matched by: its canonical name with case and punctuation ignored, so the
-    canonical name, any recorded spelling of it and its slug ("ibm-storage-scale-gpfs") agree."""
-    return spelling_key(canonical(kind, value), kind=kind)
 
 
 def filter_by_facet(queryset: QuerySet[Any], field: str, kind: Kind, value: str) -> QuerySet[Any]:

@@ -1,6 +1,7 @@
 """The history page's shares over time: a CSV of every release's entries by canonical file system,
 vendor and country (spellings of one name counted together, nothing folded into "Other"), linked from
-the page; and shares by country only where a site names one, else a plain sentence saying none does."""
+the page; shares by country only where a site names one, else a plain sentence saying none does; and
+the file-system filter by canonical name."""
 
 from __future__ import annotations
 
@@ -89,3 +90,17 @@ def test_where_a_site_names_a_country_the_page_and_csv_count_those_entries_only(
         (r["release"], r["name"], r["entries"]) for r in shares_csv(client) if r["dimension"] == "country"
     ]
     assert countries == [("SC60", "United States", "1"), ("SC61", "United States", "1")]
+
+
+def test_the_history_file_system_filter_offers_canonical_names_and_matches_every_spelling(
+    client: Client,
+) -> None:
+    build_releases()
+    response = client.get("/history/", {"kind": "io500", "filesystem": "spectrumscale"})
+    assert response.context["points"]["filesystems"] == ["BeeGFS", "IBM Storage Scale (GPFS)"]
+    assert response.context["points"]["count"] == 4  # GPFS and Spectrum Scale, in both releases
+    assert "<option selected>IBM Storage Scale (GPFS)</option>" in response.content.decode()
+    points = client.get("/charts/history/points.json", {"kind": "io500", "filesystem": "beegfs"}).json()[
+        "points"
+    ]
+    assert sorted(point["filesystem"] for point in points) == ["BeeGFS", "BeeGFS", "beegfs", "beegfs"]
