@@ -14,11 +14,12 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import timezone
 
+from frontend.charts.entities import ENTITY_KINDS, EntityKind
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
-from registry.lists.facet_names import Kind, facet_key
+from registry.lists.facet_names import facet_key, slug
 from registry.lists.filters import FACET_HELP
 from registry.lists.public_record import release_public_record, release_public_records
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
@@ -85,16 +86,22 @@ class FacetOption:
     value: str
     label: str
     selected: bool
+    # The name's own page (every entry of it across releases); "" for a name no entry here has.
+    entity_url: str = ""
 
 
-def facet_options(kind: Kind, names: list[dict[str, Any]], selected: str) -> list[FacetOption]:
+def facet_options(kind: EntityKind, names: list[dict[str, Any]], selected: str) -> list[FacetOption]:
     """The drop-down of one facet: a canonical name per option with its entry count, the one the URL
     names selected whatever spelling or slug the URL used. A name no entry of this list has (a link
     from another list) stays selected, with no entries, so the form does not drop it silently."""
     wanted = facet_key(kind, selected) if selected.strip() else None
+    path = ENTITY_KINDS[kind]["path"]
     options = [
         FacetOption(
-            name["name"], f"{name['name']} ({name['count']})", facet_key(kind, name["name"]) == wanted
+            name["name"],
+            f"{name['name']} ({name['count']})",
+            facet_key(kind, name["name"]) == wanted,
+            f"/{path}/{slug(name['name'])}/",
         )
         for name in names
     ]

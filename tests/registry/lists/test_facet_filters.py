@@ -145,3 +145,14 @@ def test_the_sublist_statistics_count_spellings_of_one_name_together(client: Cli
     response = client.get(URL, {"vendor": "Intel"})
     shares = {share["key"]: share["items"] for share in response.context["result"].statistics["shares"]}
     assert shares["filesystem"] == [{"name": canonical("filesystem", "GPFS"), "count": 3, "percent": 100.0}]
+
+
+def test_a_chosen_facet_links_the_page_of_every_entry_of_that_name(client: Client) -> None:
+    build_list()
+    html = client.get(URL, {"filesystem": "wekaio", "vendor": "Intel Corporation"}).content.decode()
+    assert (
+        '<a href="/file-systems/wekafs/" data-role="facet-entity">Every WekaFS entry across releases</a>'
+        in html
+    )
+    assert '<a href="/vendors/intel/" data-role="facet-entity">Every Intel entry across releases</a>' in html
+    assert client.get("/file-systems/wekafs/").status_code == 200
