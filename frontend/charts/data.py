@@ -126,14 +126,16 @@ def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[st
     )
 
 
-# The share table's CSV columns: one row per release, dimension and canonical name.
+# The share table's CSV columns: one row per release, dimension and canonical name. `counted_entries`
+# is what the share is of: every entry of the release's lists for file system and vendor, only the
+# entries whose site names a country for country.
 SHARES_CSV_HEADER = (
     "release",
     "release_date",
     "dimension",
     "name",
     "entries",
-    "list_entries",
+    "counted_entries",
     "share_percent",
 )
 SHARE_DIMENSION_LABELS = {"filesystem": "file system", "vendor": "storage vendor", "country": "country"}

@@ -54,7 +54,7 @@ def test_the_shares_csv_counts_every_spelling_of_a_name_under_its_canonical_name
     build_releases()
     rows = shares_csv(client)
     sc60 = [
-        (r["dimension"], r["name"], r["entries"], r["list_entries"], r["share_percent"])
+        (r["dimension"], r["name"], r["entries"], r["counted_entries"], r["share_percent"])
         for r in rows
         if r["release"] == "SC60"
     ]
