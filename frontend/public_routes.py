@@ -33,7 +33,7 @@ PUBLIC_ROUTES = (
     # The claim checker reads the sentence only; a long or odd one is answered but never kept.
     PublicRoute(re.compile(r"^/claims/$"), ("claim",)),
     PublicRoute(re.compile(r"^/charts/history/points\.json$"), HISTORY_PARAMS),
-    PublicRoute(re.compile(r"^/charts/history/(?:trends|shares)\.json$"), KIND_PARAMS),
+    PublicRoute(re.compile(r"^/charts/history/(?:trends\.json|shares\.json|shares\.csv)$"), KIND_PARAMS),
     # Site, vendor and file-system pages and their best-score chart read no query.
     PublicRoute(re.compile(r"^/(?:sites|vendors|file-systems)/(?:[a-z0-9-]+/)?$"), ()),
     PublicRoute(re.compile(r"^/charts/(?:sites|vendors|file-systems)/[a-z0-9-]+/trends\.json$"), ()),

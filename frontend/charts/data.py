@@ -6,6 +6,8 @@ JavaScript) both call these, so a page and its charts never disagree.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from collections.abc import Callable
@@ -19,6 +21,7 @@ from frontend.charts import selectors
 from frontend.charts.cache import charts_cached
 from frontend.charts.digests import (
     RECONSTRUCTED_SUFFIX,
+    country_shares,
     digest_rows,
     digest_shares,
     digest_trends,
@@ -121,6 +124,63 @@ def history_shares_data(*, kind: str, rows: RowsLoader | None = None) -> dict[st
     return charts_cached(
         "history-shares", (name,), lambda: {"kind": name, **{d: share(d) for d in SHARE_DIMENSIONS}}
     )
+
+
+# The share table's CSV columns: one row per release, dimension and canonical name. `counted_entries`
+# is what the share is of: every entry of the release's lists for file system and vendor, only the
+# entries whose site names a country for country.
+SHARES_CSV_HEADER = (
+    "release",
+    "release_date",
+    "dimension",
+    "name",
+    "entries",
+    "counted_entries",
+    "share_percent",
+)
+SHARE_DIMENSION_LABELS = {"filesystem": "file system", "vendor": "storage vendor", "country": "country"}
+
+
+def history_country_data(*, kind: str) -> dict[str, Any]:
+    """The history page's shares by country: only entries whose site names a country are counted."""
+    name = kind_name(kind)
+    return charts_cached("history-countries", (name,), lambda: country_shares(kinds=kinds_for(name)))
+
+
+def history_shares_csv(*, kind: str) -> bytes:
+    """Every release's entries by canonical file system, vendor and (where a site names one) country,
+    every name (none folded into "Other"), most entries first: the history page's shares as a
+    download. A country's share is of the release's entries that name a country."""
+    name = kind_name(kind)
+
+    def build() -> bytes:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(SHARES_CSV_HEADER)
+        tables = {by: digest_shares(kinds=kinds_for(name), by=by, limit=None) for by in SHARE_DIMENSIONS}
+        # Shares of the entries whose site names a country (none of io500.org's lists names one).
+        tables["country"] = country_shares(kinds=kinds_for(name), limit=None)
+        for by, table in tables.items():
+            for release in table["releases"]:
+                counted = sorted(release["counts"].items(), key=lambda item: (-item[1], item[0].lower()))
+                for label, count in counted:
+                    if not count:
+                        continue
+                    share = 100 * count / release["total"] if release["total"] else 0.0
+                    writer.writerow(
+                        (
+                            release["release"],
+                            release["date"],
+                            SHARE_DIMENSION_LABELS[by],
+                            label,
+                            count,
+                            release["total"],
+                            f"{share:.1f}",
+                        )
+                    )
+        return out.getvalue().encode()
+
+    return charts_cached("history-shares-csv", (name,), build)
 
 
 class UnknownRelease(LookupError):

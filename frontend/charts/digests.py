@@ -22,6 +22,7 @@ from django.db.models import F, Q, QuerySet
 
 from frontend.charts.selectors import ENTRY_FIELDS, phase_values
 from frontend.charts.shapes import (
+    SHARE_LIMIT,
     entry_point,
     phase_medians,
     release_shares_of_counts,
@@ -30,6 +31,7 @@ from frontend.charts.shapes import (
     share_name,
     trend_part,
 )
+from registry.lists.facet_names import canonical
 from registry.models import MAIN_KINDS, ListEntry, ListKind, ListSnapshot
 from submissions.selectors import release_out_of_embargo_q
 
@@ -240,7 +242,9 @@ def points_json(*, kinds: Iterable[str], name: str) -> bytes:
         if (text != "[]" or unplotted) and label not in releases:
             releases.append(label)
         left_out += len(unplotted)
-        filesystems.update(snapshot["chart_digest__filesystems"] or [])
+        filesystems.update(
+            canonical("filesystem", name) for name in snapshot["chart_digest__filesystems"] or []
+        )
         if snapshot["chart_digest__score_range"]:
             low = min(low, snapshot["chart_digest__score_range"][0])
             high = max(high, snapshot["chart_digest__score_range"][1])
@@ -273,7 +277,7 @@ def digest_overview(*, kinds: Iterable[str]) -> dict[str, Any]:
     for point_count, unplotted, names, top in summaries:
         count += point_count or 0
         left_out += len(unplotted or [])
-        filesystems.update(names or [])
+        filesystems.update(canonical("filesystem", name) for name in names or [])
         leaders.extend(top or [])
     return {
         "count": count,
@@ -300,8 +304,9 @@ def digest_trends(*, kinds: Iterable[str], reconstructed: bool = False) -> list[
     )
 
 
-def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
-    """release_shares() of every entry of these kinds, from each list's stored name counts."""
+def digest_shares(*, kinds: Iterable[str], by: str, limit: int | None = SHARE_LIMIT) -> dict[str, Any]:
+    """release_shares() of every entry of these kinds, from each list's stored name counts; `limit`
+    None keeps every name (no "Other")."""
     summaries = _digested_snapshots(kinds).values_list(
         "release__name", "provenance", "release__publication_date", f"chart_digest__names__{by}"
     )
@@ -312,7 +317,37 @@ def digest_shares(*, kinds: Iterable[str], by: str) -> dict[str, Any]:
             for label, count in (counts or {}).items()
         ),
         by=by,
+        limit=limit,
     )
+
+
+def country_shares(*, kinds: Iterable[str], limit: int | None = SHARE_LIMIT) -> dict[str, Any]:
+    """Shares of each release's entries by the country of their site, counting only the entries
+    whose site record names a country (io500.org's lists have no country column, so no imported
+    entry does); `entries` and `counted` say how many entries there were and how many named one."""
+    snapshots = _charted_snapshots(kinds)
+    recorded = (
+        ListEntry.objects.filter(snapshot__in=snapshots)
+        .values_list(
+            "snapshot__release__name",
+            "snapshot__provenance",
+            "snapshot__release__publication_date",
+            "submission__storage_system__institution__country",
+        )
+        .order_by()
+    )
+    counts: Counter[tuple[str, str, str]] = Counter()
+    entries = 0
+    for name, provenance, date, country in recorded:
+        entries += 1
+        if country and country.strip():
+            counts[(chart_release_label(name, provenance), date.isoformat(), country)] += 1
+    table = release_shares_of_counts(
+        ((release, date, country, n) for (release, date, country), n in counts.items()),
+        by="country",
+        limit=limit,
+    )
+    return {"entries": entries, "counted": sum(counts.values()), **table}
 
 
 def list_phase_medians(snapshot_id: int) -> dict[str, float | None]:

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from registry.lists.facet_names import KINDS, canonical
+from registry.lists.facet_names import KINDS, canonical, facet_key
 from scoring.model import BW_PHASES, SCORED_PHASES
 
 GIB = 1024**3
@@ -48,15 +48,16 @@ def entry_point(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def history_points(rows: Iterable[Mapping[str, Any]], *, filesystem: str = "") -> dict[str, Any]:
     """Ranked entries as BW/MD points; entries without two positive values cannot sit on log axes."""
-    wanted = filesystem.strip().lower()
+    # A file system by any spelling or slug picks the entries of every spelling of its canonical name.
+    wanted = facet_key("filesystem", filesystem) if filesystem.strip() else None
     points: list[dict[str, Any]] = []
     left_out = 0
     filesystems: set[str] = set()
     releases: list[str] = []
     for row in rows:
-        if row.get("filesystem"):
-            filesystems.add(row["filesystem"])
-        if wanted and (row.get("filesystem") or "").lower() != wanted:
+        if canonical("filesystem", row.get("filesystem")):
+            filesystems.add(canonical("filesystem", row.get("filesystem")))
+        if wanted is not None and facet_key("filesystem", row.get("filesystem")) != wanted:
             continue
         if row["release"] not in releases:
             releases.append(row["release"])
@@ -173,7 +174,13 @@ def share_name(row: Mapping[str, Any], by: str) -> str:
     return (row.get(by) or "").strip() or UNKNOWN
 
 
-def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8) -> dict[str, Any]:
+# The chart and its table show this many names per dimension; the rest fold into "Other".
+SHARE_LIMIT = 8
+
+
+def release_shares(
+    rows: Iterable[Mapping[str, Any]], *, by: str, limit: int | None = SHARE_LIMIT
+) -> dict[str, Any]:
     """Share of each release's entries by file system or vendor; rare categories fold into "Other"."""
     counts: Counter[tuple[str, str, str]] = Counter()
     for row in rows:
@@ -184,7 +191,7 @@ def release_shares(rows: Iterable[Mapping[str, Any]], *, by: str, limit: int = 8
 
 
 def release_shares_of_counts(
-    counted: Iterable[tuple[str, str, str, int]], *, by: str, limit: int = 8
+    counted: Iterable[tuple[str, str, str, int]], *, by: str, limit: int | None = SHARE_LIMIT
 ) -> dict[str, Any]:
     """Shares from (release, ISO date, name, number of entries) counts.
 

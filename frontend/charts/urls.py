@@ -11,6 +11,7 @@ urlpatterns = [
     path("history/points.json", charts.history_points, name="history-points"),
     path("history/trends.json", charts.history_trends, name="history-trends"),
     path("history/shares.json", charts.history_shares, name="history-shares"),
+    path("history/shares.csv", charts.history_shares_csv, name="history-shares-csv"),
     re_path(r"^radar/(?P<release>[a-z0-9]+)/(?P<kind>[a-z0-9-]+)\.json$", charts.radar, name="radar"),
     path("submissions/<int:pk>/phases.json", charts.submission_phases, name="submission-phases"),
     path("submissions/<int:pk>/ranks.json", charts.submission_ranks, name="submission-ranks"),

@@ -97,6 +97,17 @@ def history_shares(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def history_shares_csv(request: HttpRequest) -> HttpResponse:
+    try:
+        kind = kind_name(request.GET.get("kind", ""))
+    except KindError as error:
+        return json_error(str(error), 400)
+    response = HttpResponse(chart_data.history_shares_csv(kind=kind), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="io500-shares-{kind}.csv"'
+    return _public(response)
+
+
+@require_GET
 def radar(request: HttpRequest, release: str, kind: str) -> HttpResponse:
     if kind not in RANKED_KIND_VALUES:
         return json_error(f'"{kind}" is not a ranked list, so it has no top-5 radar.', 404)

@@ -14,10 +14,13 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import timezone
 
+from frontend.charts.entities import ENTITY_KINDS, EntityKind
 from frontend.lists.citation import list_citation, retrieval_date
 from frontend.lists.table import rows_html
 from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
+from registry.lists.facet_names import facet_key, slug
+from registry.lists.filters import FACET_HELP
 from registry.lists.public_record import release_public_record, release_public_records
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
@@ -76,6 +79,37 @@ CUSTOM_COLUMNS = (
 # Next to the official rank when filters make the list a sublist.
 SUBLIST_COLUMN = Column("sublist_rank", "Sublist #", None, numeric=True)
 FILTER_PARAMS = SUBLIST_PARAMS
+
+
+@dataclass(frozen=True)
+class FacetOption:
+    value: str
+    label: str
+    selected: bool
+    # The name's own page (every entry of it across releases); "" for a name no entry here has.
+    entity_url: str = ""
+
+
+def facet_options(kind: EntityKind, names: list[dict[str, Any]], selected: str) -> list[FacetOption]:
+    """The drop-down of one facet: a canonical name per option with its entry count, the one the URL
+    names selected whatever spelling or slug the URL used. A name no entry of this list has (a link
+    from another list) stays selected, with no entries, so the form does not drop it silently."""
+    wanted = facet_key(kind, selected) if selected.strip() else None
+    path = ENTITY_KINDS[kind]["path"]
+    options = [
+        FacetOption(
+            name["name"],
+            f"{name['name']} ({name['count']})",
+            facet_key(kind, name["name"]) == wanted,
+            f"/{path}/{slug(name['name'])}/",
+        )
+        for name in names
+    ]
+    if wanted is not None and not any(option.selected for option in options):
+        options.append(FacetOption(selected, f"{selected} (0)", True))
+    return options
+
+
 # The query parameters that change what a list page shows; links keep these and drop the rest
 # (tracking tags and the like), so that every view of a list has one cache entry.
 PAGE_PARAMS = (*ROW_PARAMS, "version")
@@ -300,6 +334,7 @@ def list_context(
     if snapshot is None:
         return context
     result = list_rows_cached(snapshot=snapshot, params=params)
+    facets = list_facets(snapshot=snapshot)
     columns = table_columns(result, snapshot.provenance)
     # A published version says what is new on it since the previous release's list (those entries
     # are marked "new"), and a correction also what it changed in the version it corrects.
@@ -331,7 +366,12 @@ def list_context(
             # A custom ranking (any formula, any weights) is answered but never kept (nor marked
             # public): anyone can vary it without end (registry.lists.rows.CUSTOM_PARAMS).
             "cacheable": not result.ranked_by_reader,
-            "facets": list_facets(snapshot=snapshot),
+            "facets": facets,
+            "filesystem_options": facet_options(
+                "filesystem", facets["filesystems"], params.get("filesystem", "")
+            ),
+            "vendor_options": facet_options("vendor", facets["vendors"], params.get("vendor", "")),
+            "facet_help": FACET_HELP,
             "versions": snapshot_versions(release=release, kind=kind),
             "csv_url": reverse("frontend:list-download", kwargs={**base, "fmt": "csv"}) + querystring,
             "json_url": reverse("frontend:list-download", kwargs={**base, "fmt": "json"}) + querystring,

@@ -29,6 +29,7 @@ from registry.core.generations import LIST_CACHE_SECONDS, charts_generation
 from registry.core.messaging import inter_list_warning, messaging_status
 from registry.core.public_cache import mark_public, mark_public_if_anonymous, seconds_until_next_day
 from registry.core.query_params import QueryValueError, free_text
+from registry.lists.facet_names import canonical
 from registry.lists.selectors import submission_recorded_scores, submissions_ranked_lists
 from registry.versions import declared_breaks, phase_breaks_between, version_tag
 from submissions.audits.selectors import submission_audits
@@ -237,6 +238,8 @@ def history_page(request: HttpRequest) -> HttpResponse:
     context = {
         "kind": kind,
         "filesystem": filesystem,
+        # The drop-down offers canonical names: a URL's other spelling ("gpfs") selects its name.
+        "filesystem_name": canonical("filesystem", filesystem),
         "kind_choices": KIND_CHOICES,
         "error": error,
         # One small cached summary: the page never loads the thousands of points its chart draws.
@@ -247,6 +250,7 @@ def history_page(request: HttpRequest) -> HttpResponse:
         "points_src": reverse("charts:history-points") + (f"?{query}" if query else ""),
         "trends_src": reverse("charts:history-trends") + f"?kind={kind}",
         "shares_src": reverse("charts:history-shares") + f"?kind={kind}",
+        "shares_csv": reverse("charts:history-shares-csv") + f"?kind={kind}",
     }
     response = render(request, "frontend/pages/history.html", context, status=400 if error else 200)
     return response if error else mark_public(response, CHARTS_TIMEOUT_S)
@@ -273,6 +277,7 @@ def _history_summary(kind: str, filesystem: str) -> dict[str, Any]:
             _share_table(shares[by], by, label)
             for by, label in (("filesystem", "file system"), ("vendor", "vendor"))
         ],
+        "country_table": _share_table(chart_data.history_country_data(kind=kind), "country", "country"),
     }
 
 

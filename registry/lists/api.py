@@ -185,8 +185,19 @@ class ListPayloadSerializer(serializers.Serializer[dict[str, Any]]):
 
 QUERY_PARAMETERS = [
     OpenApiParameter("q", OpenApiTypes.STR, description="Search institution, system, vendor, file system."),
-    OpenApiParameter("filesystem", OpenApiTypes.STR, description="File-system type (exact, any case)."),
-    OpenApiParameter("vendor", OpenApiTypes.STR, description="Storage vendor (exact, any case)."),
+    OpenApiParameter(
+        "filesystem",
+        OpenApiTypes.STR,
+        description=(
+            "File-system type by its canonical name, any recorded spelling of it or its slug (any case): "
+            "'Lustre', 'lustre06' and 'lustre' all match every Lustre entry. Rows keep the name as recorded."
+        ),
+    ),
+    OpenApiParameter(
+        "vendor",
+        OpenApiTypes.STR,
+        description="Storage vendor by its canonical name, any recorded spelling or its slug (any case).",
+    ),
     OpenApiParameter("nodes_min", OpenApiTypes.INT),
     OpenApiParameter("nodes_max", OpenApiTypes.INT),
     OpenApiParameter(

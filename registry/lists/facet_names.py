@@ -161,6 +161,12 @@ def canonical(kind: Kind, value: str | None) -> str:
     return _INDEXES[kind].get(key, cleaned)
 
 
+def facet_key(kind: Kind, value: str | None) -> str:
+    """What a facet value is matched by: its canonical name with case and punctuation ignored, so the
+    canonical name, any recorded spelling of it and its slug ("ibm-storage-scale-gpfs") agree."""
+    return spelling_key(canonical(kind, value), kind=kind)
+
+
 def slug(name: str) -> str:
     """The URL part of a canonical name ("IBM Storage Scale (GPFS)" -> "ibm-storage-scale-gpfs")."""
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import F, OrderBy, QuerySet
+from django.db.models import F, OrderBy, Q, QuerySet
 from django.db.models.functions import Lower
 
+from registry.lists.facet_names import Kind, facet_key
 from registry.lists.selectors import search_q
 from registry.models import ListEntry
 from submissions.models import Reproducibility
@@ -58,10 +59,32 @@ class ListOrderingFilter(django_filters.OrderingFilter):  # type: ignore[misc]
         return qs.order_by(*orderings, "rank") if orderings else qs
 
 
+def filter_by_facet(queryset: QuerySet[Any], field: str, kind: Kind, value: str) -> QuerySet[Any]:
+    """The rows whose recorded `field` has the canonical name `value` names (any spelling of it)."""
+    if not value.strip():
+        return queryset
+    wanted = facet_key(kind, value)
+    # The recorded spellings are few (a list has at most some dozens): read them, keep those that
+    # map to the wanted name, and let the database match them exactly.
+    recorded = set(queryset.order_by().values_list(field, flat=True).distinct())
+    matching = [spelling for spelling in recorded if spelling and facet_key(kind, spelling) == wanted]
+    if not wanted:  # "n/a", "unknown": the rows that record no name
+        return queryset.filter(Q(**{f"{field}__in": matching}) | Q(**{f"{field}__isnull": True}))
+    return queryset.filter(**{f"{field}__in": matching})
+
+
+FACET_HELP = (
+    "Matches every spelling the list recorded for it (BeeGFS and beegfs alike); "
+    "each row still shows the name as recorded."
+)
+
+
 class ListEntryFilter(django_filters.FilterSet):  # type: ignore[misc]
     q = django_filters.CharFilter(method="filter_search", label="Search")
-    filesystem = django_filters.CharFilter(field_name="filesystem", lookup_expr="iexact", label="File system")
-    vendor = django_filters.CharFilter(field_name="vendor", lookup_expr="iexact", label="Storage vendor")
+    filesystem = django_filters.CharFilter(
+        method="filter_filesystem", label="File system", help_text=FACET_HELP
+    )
+    vendor = django_filters.CharFilter(method="filter_vendor", label="Storage vendor", help_text=FACET_HELP)
     nodes_min = django_filters.NumberFilter(
         field_name="client_nodes", lookup_expr="gte", label="Client nodes from"
     )
@@ -83,6 +106,12 @@ class ListEntryFilter(django_filters.FilterSet):  # type: ignore[misc]
     class Meta:
         model = ListEntry
         fields: list[str] = []
+
+    def filter_filesystem(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return filter_by_facet(queryset, "filesystem", "filesystem", value)
+
+    def filter_vendor(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return filter_by_facet(queryset, "vendor", "vendor", value)
 
     def filter_search(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
         value = value.strip()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db.models import CharField, Count, F, JSONField, Min, OuterRef, Q, QuerySet, Subquery, Value
@@ -14,6 +15,7 @@ from django.utils import timezone
 from registry.core.messaging import OFFICIAL_PROVENANCES
 from registry.core.public_cache import seconds_until
 from registry.lists.bof import BofFacts, bof_facts
+from registry.lists.facet_names import Kind, canonical
 from registry.lists.membership import CARRIED_KINDS, BaseList, Candidate, lineage
 from registry.models import (
     KIND_ORDER,
@@ -184,9 +186,20 @@ def institution_type() -> Coalesce:
     return Coalesce(*stated, output_field=CharField())
 
 
+def facet_counts(kind: Kind, values: Iterable[str | None]) -> list[dict[str, Any]]:
+    """One option per canonical name (registry.lists.facet_names) with its number of entries, in
+    name order: "BeeGFS" and "beegfs" are one option, counting both."""
+    counts: Counter[str] = Counter()
+    for value in values:
+        name = canonical(kind, value)
+        if name:
+            counts[name] += 1
+    return [{"name": name, "count": counts[name]} for name in sorted(counts, key=str.lower)]
+
+
 def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[Any]]:
-    """The file systems, vendors, years, reproducibility levels and institution types present in
-    one list, for the filter drop-downs."""
+    """The file systems and vendors (by canonical name, with entry counts), years, reproducibility
+    levels and institution types present in one list, for the filter drop-downs."""
     # Annotated names: passed as a tuple so the type checker does not look for them on the model.
     fields = (
         "filesystem",
@@ -195,17 +208,11 @@ def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[Any]]:
         "submission__reproducibility",
         "institution_type",
     )
-    rows = list_entries(snapshot=snapshot).values_list(*fields)
-    filesystems: set[str] = set()
-    vendors: set[str] = set()
+    rows = list(list_entries(snapshot=snapshot).values_list(*fields))
     years: set[str] = set()
     levels: set[str] = set()
     institution_types: set[str] = set()
-    for filesystem, vendor, year, level, kind in rows:
-        if filesystem:
-            filesystems.add(filesystem)
-        if vendor:
-            vendors.add(vendor)
+    for _filesystem, _vendor, year, level, kind in rows:
         if year:
             years.add(str(year))
         if level:
@@ -213,8 +220,8 @@ def list_facets(*, snapshot: ListSnapshot) -> dict[str, list[Any]]:
         if kind and kind.strip():
             institution_types.add(kind.strip())
     return {
-        "filesystems": sorted(filesystems, key=str.lower),
-        "vendors": sorted(vendors, key=str.lower),
+        "filesystems": facet_counts("filesystem", (row[0] for row in rows)),
+        "vendors": facet_counts("vendor", (row[1] for row in rows)),
         "years": sorted(years),
         "reproducibility": [
             (str(value), str(label)) for value, label in Reproducibility.choices if value in levels

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
+from registry.lists.facet_names import Kind, canonical
+
 # Shares list this many names, the rest as one "other" line.
 SHARE_TOP = 6
 METRICS = (("score", "Score", ""), ("bw", "Bandwidth", "GiB/s"), ("md", "Metadata", "kIOPS"))
@@ -22,6 +24,8 @@ SHARE_FIELDS = (
     ("reproducibility_label", "Reproducibility"),
 )
 NOT_STATED = "(not stated)"
+# Shares count a product or company once, under its canonical name (BeeGFS and beegfs together).
+SHARE_KINDS: dict[str, Kind] = {"filesystem": "filesystem", "storage_vendor": "vendor"}
 
 
 def sublist_rank(rows: Sequence[MutableMapping[str, Any]]) -> None:
@@ -59,7 +63,11 @@ def _metric(rows: Sequence[Mapping[str, Any]], key: str, label: str, unit: str) 
 
 
 def _shares(rows: Sequence[Mapping[str, Any]], key: str) -> list[dict[str, Any]]:
-    counts = Counter((str(row.get(key) or "").strip() or NOT_STATED) for row in rows)
+    kind = SHARE_KINDS.get(key)
+    if kind is None:
+        counts = Counter((str(row.get(key) or "").strip() or NOT_STATED) for row in rows)
+    else:
+        counts = Counter((canonical(kind, row.get(key)) or NOT_STATED) for row in rows)
     ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0].lower()))
     shown = ranked[:SHARE_TOP]
     rest = sum(count for _, count in ranked[SHARE_TOP:])

@@ -106,3 +106,11 @@ def test_entity_pages_run_a_fixed_number_of_queries_however_many_entries(client,
         counts.append(len(queries))
     assert counts[0] == counts[1]
     assert counts[0] <= 3
+
+
+def test_an_entity_pages_rows_link_the_pages_of_their_other_facets_but_not_their_own(client):
+    _spelled_history()
+    html = client.get("/file-systems/ibm-storage-scale-gpfs/").content.decode()
+    assert '<a href="/vendors/ibm/"><bdi>IBM</bdi></a>' in html
+    assert '<a href="/file-systems/ibm-storage-scale-gpfs/">' not in html
+    assert "<td><bdi>SpectrumScale</bdi></td>" in html  # its own facet: the recorded spelling, as text

@@ -43,6 +43,7 @@ PUBLIC_URLS = (
     "/charts/history/points.json",
     "/charts/history/trends.json?kind=main",
     "/charts/history/shares.json",
+    "/charts/history/shares.csv",
     "/charts/radar/isc41/io500.json",
     "/file-systems/",
     "/file-systems/lustre/",
