@@ -299,3 +299,14 @@ def response_field_disabled(page: str, name: str) -> bool:
     start = page.index(f'name="{name}"')
     tag = page[page.rindex("<", 0, start) : page.index(">", start)]
     return " disabled" in tag
+
+
+def test_the_admin_keeps_the_audit_settings_once_the_draw_is_recorded(admin_client):
+    release = open_release("ISC41")
+    url = f"/admin/registry/release/{release.pk}/change/"
+    assert 'name="audit_share_percent"' in admin_client.get(url).content.decode()
+    AuditDraw.objects.create(
+        release=release, seed="s", algorithm="a", share_percent=10.0, drawn_at=timezone.now()
+    )
+    page = admin_client.get(url).content.decode()
+    assert 'name="audit_share_percent"' not in page and 'name="audit_answer_days"' not in page
