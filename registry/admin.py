@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest
 
 from registry.models import ListSnapshot, Release
@@ -17,6 +18,18 @@ class ReleaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("name",)
     ordering = ("-publication_date",)
     prepopulated_fields = {"slug": ("name",)}
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The audit settings are kept once the audits are drawn: the draw is recorded with them (as
+        on the committee's release form, registry.lists.releases)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        try:
+            drawn = obj is not None and obj.audit_draw is not None
+        except ObjectDoesNotExist:
+            drawn = False
+        if drawn:
+            fields += ["audit_share_percent", "audit_answer_days"]
+        return fields
 
 
 @admin.register(ListSnapshot)

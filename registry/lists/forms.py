@@ -7,8 +7,15 @@ from typing import Any
 
 from django import forms
 
-from registry.lists.releases import ReleaseDates, ReleaseSettings
+from registry.lists.releases import (
+    DEFAULT_AUDIT_ANSWER_DAYS,
+    DEFAULT_AUDIT_SHARE_PERCENT,
+    ReleaseDates,
+    ReleaseSettings,
+)
 from registry.models import KIND_ORDER, Release
+from submissions.audits.models import AuditDraw
+from submissions.audits.selectors import release_audit_draw
 
 _VERSION_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -63,7 +70,27 @@ class ReleaseForm(forms.Form):
         ),
     )
 
+    audit_share_percent = forms.FloatField(
+        label="Audit share (%)",
+        initial=DEFAULT_AUDIT_SHARE_PERCENT,
+        min_value=0,
+        max_value=100,
+        widget=forms.NumberInput(attrs={"step": "any"}),
+        help_text=(
+            "At the submission deadline a seeded draw picks this share of the release's runs (rounded up, "
+            "at least one) and asks each submitter to re-run one phase. Above 0, at most 100."
+        ),
+    )
+    audit_answer_days = forms.IntegerField(
+        label="Days to answer an audit",
+        initial=DEFAULT_AUDIT_ANSWER_DAYS,
+        min_value=1,
+        help_text="How many days after the draw a drawn submitter has to upload the re-run; at least 1.",
+    )
+
     def __init__(self, *args: Any, release: Release | None = None, **kwargs: Any) -> None:
+        # The recorded draw, when the audits were drawn: the form says so and keeps its settings.
+        self.audit_draw: AuditDraw | None = release_audit_draw(release) if release is not None else None
         if release is not None:
             kwargs.setdefault(
                 "initial",
@@ -76,12 +103,24 @@ class ReleaseForm(forms.Form):
                     "bundled_runner_kinds": list(release.bundled_runner_kinds),
                     "run_tokens_required": release.run_tokens_required,
                     "accepted_versions": ", ".join(release.accepted_versions),
+                    "audit_share_percent": release.audit_share_percent,
+                    "audit_answer_days": release.audit_answer_days,
                 },
             )
         super().__init__(*args, **kwargs)
         if release is not None:
             # The name is the release's identity (its URLs and its lists): it is not edited.
             self.fields["name"].disabled = True
+        if self.audit_draw is not None:
+            # The draw is recorded with these settings (release_update refuses a change too).
+            for name in ("audit_share_percent", "audit_answer_days"):
+                self.fields[name].disabled = True
+
+    def clean_audit_share_percent(self) -> float:
+        share: float = self.cleaned_data["audit_share_percent"]
+        if share <= 0:
+            raise forms.ValidationError("Give a share above 0 %, so that at least one run is drawn.")
+        return share
 
     def clean_accepted_versions(self) -> tuple[str, ...]:
         raw = self.cleaned_data.get("accepted_versions") or ""
@@ -105,4 +144,6 @@ class ReleaseForm(forms.Form):
             bundled_runner_kinds=tuple(data.get("bundled_runner_kinds") or ()),
             run_tokens_required=bool(data.get("run_tokens_required")),
             accepted_versions=data["accepted_versions"],
+            audit_share_percent=data["audit_share_percent"],
+            audit_answer_days=data["audit_answer_days"],
         )

@@ -194,6 +194,7 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         raise Http404(f'"{kind}" is not a kind of list.')
     draft = draft_get(release=found, kind=kind)
     rows = draft_rows(snapshot=draft) if draft else []
+    objections = release_objections(found, draft) if draft else []
     context = {
         "release": found,
         "kind": kind,
@@ -209,7 +210,10 @@ def draft_page(request: HttpRequest, release: str, kind: str) -> HttpResponse:
         "carried_count": sum(1 for row in rows if row.carried) if draft else 0,
         "added_count": sum(1 for row in rows if not row.carried) if draft else 0,
         "too_early": publish_too_early(found),
-        "objections": release_objections(found, draft) if draft else [],
+        "objections": objections,
+        # Upheld objections against entries still on the draft: upholding one does not exclude the
+        # entry (the committee decides that, here), so the page asks for that step.
+        "upheld": [objection for objection in objections if objection.upheld],  # type: ignore[attr-defined]
         "is_correction": any(
             state.kind == kind and state.published is not None for state in release_kind_states(release=found)
         ),

@@ -1,5 +1,5 @@
-"""Writes for releases: the committee opens a release for submissions with its dates and lists, and
-changes them later (a moved deadline, an embargo). The release-change signal (registry.signals)
+"""Writes for releases: the committee opens a release for submissions with its dates, lists and audit
+settings, and changes them later (a moved deadline, an embargo). The release-change signal (registry.signals)
 drops every cached page that shows releases."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from registry.models import KIND_ORDER, ListEntry, ListKind, ListSnapshot, Release, kind_label
 from registry.signals import lists_changed_on_commit
+from submissions.audits.selectors import release_audit_draw
 
 RELEASE_NAME = re.compile(r"(ISC|SC)(\d{2})")
 # The lists a release publishes since ISC23 (io500.org's List Split Proposal): Production, Research,
@@ -26,6 +27,9 @@ CURRENT_KINDS = (
     ListKind.FULL,
     ListKind.HISTORICAL,
 )
+# The audit settings of a new release unless the committee says otherwise: the model's defaults.
+DEFAULT_AUDIT_SHARE_PERCENT: float = Release._meta.get_field("audit_share_percent").default
+DEFAULT_AUDIT_ANSWER_DAYS: int = Release._meta.get_field("audit_answer_days").default
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class ReleaseSettings:
     bundled_runner_kinds: tuple[str, ...] = (ListKind.HISTORICAL.value,)
     # Release.run_tokens_required: off unless the committee turns it on.
     run_tokens_required: bool = False
+    # The audit draw at the deadline (docs/audits.md): the share of runs drawn and the days to answer.
+    audit_share_percent: float = DEFAULT_AUDIT_SHARE_PERCENT
+    audit_answer_days: int = DEFAULT_AUDIT_ANSWER_DAYS
 
 
 def _check_name(name: str) -> str:
@@ -77,6 +84,14 @@ def _check_settings(settings: ReleaseSettings) -> None:
         )
     elif not settings.list_kinds:
         errors["list_kinds"] = "Choose at least one list the release publishes."
+    # Above zero, so the draw picks at least one run (it rounds up); a share of 0 would be no audit.
+    if not 0 < settings.audit_share_percent <= 100:
+        errors["audit_share_percent"] = (
+            f"The audit share is {settings.audit_share_percent:g} %; give a share above 0 and at most 100 %, "
+            "so that at least one run is drawn."
+        )
+    if settings.audit_answer_days < 1:
+        errors["audit_answer_days"] = "Give the drawn submitters at least one day to answer."
     if errors:
         raise ValidationError(errors)
 
@@ -112,6 +127,8 @@ def release_open(*, name: str, settings: ReleaseSettings) -> Release:
             versions_source="Set by the committee." if settings.accepted_versions else "",
             bundled_runner_kinds=_ordered(settings.bundled_runner_kinds),
             run_tokens_required=settings.run_tokens_required,
+            audit_share_percent=settings.audit_share_percent,
+            audit_answer_days=settings.audit_answer_days,
             rules_from=(earlier.rules_from or earlier) if earlier is not None else None,
         )
 
@@ -141,8 +158,28 @@ def _check_embargo(release: Release, embargo_end: datetime.datetime | None) -> N
         )
 
 
+def _check_audit_settings(release: Release, settings: ReleaseSettings) -> None:
+    """Once the audits are drawn, the draw is recorded with its share and the requests carry their
+    deadlines (and their run tokens' expiry): new values would no longer describe what happened."""
+    changed = {
+        "audit_share_percent": settings.audit_share_percent != release.audit_share_percent,
+        "audit_answer_days": settings.audit_answer_days != release.audit_answer_days,
+    }
+    if not any(changed.values()):
+        return
+    drawn = release_audit_draw(release)
+    if drawn is None:
+        return
+    reason = (
+        f"{release.name}'s audits were drawn on {drawn.drawn_at:%Y-%m-%d} with a share of "
+        f"{drawn.share_percent:g} % and the draw is recorded; the audit settings cannot change now."
+    )
+    raise ValidationError({name: reason for name, is_changed in changed.items() if is_changed})
+
+
 def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
-    """New dates, lists or accepted versions. A list kind that already has a list stays."""
+    """New dates, lists, accepted versions or audit settings (these only until the audit draw). A list
+    kind that already has a list stays."""
     _check_settings(settings)
     with transaction.atomic():
         release = Release.objects.select_for_update().get(pk=release.pk)
@@ -157,12 +194,15 @@ def release_update(*, release: Release, settings: ReleaseSettings) -> Release:
                 }
             )
         _check_embargo(release, settings.dates.embargo_end)
+        _check_audit_settings(release, settings)
         release.publication_date = settings.dates.publication_date
         release.submission_deadline = settings.dates.submission_deadline
         release.embargo_end = settings.dates.embargo_end
         release.list_kinds = _ordered(settings.list_kinds)
         release.bundled_runner_kinds = _ordered(settings.bundled_runner_kinds)
         release.run_tokens_required = settings.run_tokens_required
+        release.audit_share_percent = settings.audit_share_percent
+        release.audit_answer_days = settings.audit_answer_days
         if list(settings.accepted_versions) != list(release.accepted_versions):
             release.accepted_versions = list(settings.accepted_versions)
             release.versions_source = "Set by the committee."

@@ -31,6 +31,7 @@ from submissions.audits.serializers import (
 )
 from submissions.audits.services import audit_answer_upload, audit_draw
 from submissions.permissions import authenticated_user
+from submissions.review.api_base import ObjectStepApi
 from submissions.review.roles import is_committee
 from submissions.serializers import SubmissionCreatedSerializer
 from submissions.throttles import UploadThrottle
@@ -130,44 +131,31 @@ class ObjectionListApi(GenericAPIView[Objection]):
         return Response(ObjectionSerializer(objection).data, status=status.HTTP_201_CREATED)
 
 
-class ObjectionAnswerApi(GenericAPIView[Any]):
+class ObjectionAnswerApi(ObjectStepApi):
     """The committee answers an objection: upheld or dismissed, with its text."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = ObjectionAnswerCreateSerializer
     queryset = Objection.objects.none()
+    model = Objection
+    missing = "There is no objection {pk}."
 
     @extend_schema(request=ObjectionAnswerCreateSerializer, responses={201: ObjectionAnswerSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        objection = Objection.objects.filter(pk=pk).first()
-        if objection is None:
-            raise NotFound(f"There is no objection {pk}.")
-        form = ObjectionAnswerCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        answer = objection_answer(
-            user=authenticated_user(request.user),
-            objection=objection,
-            outcome=form.validated_data["outcome"],
-            text=form.validated_data["text"],
-        )
+        user, objection, data = self.step(request, pk)
+        answer = objection_answer(user=user, objection=objection, outcome=data["outcome"], text=data["text"])
         return Response(ObjectionAnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
 
 
-class ObjectionAnswerRevokeApi(GenericAPIView[Any]):
+class ObjectionAnswerRevokeApi(ObjectStepApi):
     """The committee revokes an answer with a reason; it stays on record and the objection reopens."""
 
-    permission_classes = [IsAuthenticated]
     serializer_class = ReasonSerializer
     queryset = ObjectionAnswer.objects.none()
+    model = ObjectionAnswer
+    missing = "There is no objection answer {pk}."
 
     @extend_schema(request=ReasonSerializer, responses={200: ObjectionAnswerSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        answer = ObjectionAnswer.objects.filter(pk=pk).first()
-        if answer is None:
-            raise NotFound(f"There is no objection answer {pk}.")
-        form = ReasonSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        revoked = objection_answer_revoke(
-            user=authenticated_user(request.user), answer=answer, reason=form.validated_data["reason"]
-        )
+        user, answer, data = self.step(request, pk)
+        revoked = objection_answer_revoke(user=user, answer=answer, reason=data["reason"])
         return Response(ObjectionAnswerSerializer(revoked).data)

@@ -75,6 +75,15 @@ def answered_q() -> Exists:
     return Exists(ObjectionAnswer.objects.filter(objection=OuterRef("pk"), revoked_at__isnull=True))
 
 
+def upheld_q() -> Exists:
+    """The objection's current (unrevoked) answer upholds it."""
+    return Exists(
+        ObjectionAnswer.objects.filter(
+            objection=OuterRef("pk"), revoked_at__isnull=True, outcome=ObjectionAnswer.Outcome.UPHELD
+        )
+    )
+
+
 def objections_open(queryset: QuerySet[Objection]) -> QuerySet[Objection]:
     return queryset.annotate(answered=answered_q()).filter(answered=False)
 
@@ -95,12 +104,12 @@ def objection_current_answer(objection: Objection) -> ObjectionAnswer | None:
 
 def release_objections(release: Release, snapshot: ListSnapshot | None = None) -> list[Objection]:
     """Every objection of a release (or against a draft's entries), the unanswered first (the
-    committee's pages)."""
+    committee's pages); each says whether it is `answered` and whether it is `upheld`."""
     rows = Objection.objects.filter(release=release)
     if snapshot is not None:
         rows = rows.filter(submission_id__in=snapshot.entries.values("submission_id"))
     rows = rows.select_related("objector", "submission__system")
-    rows = rows.annotate(answered=answered_q()).prefetch_related("answers")
+    rows = rows.annotate(answered=answered_q(), upheld=upheld_q()).prefetch_related("answers")
     return sorted(rows, key=lambda row: (row.answered, row.created_at))  # type: ignore[attr-defined]
 
 

@@ -8,13 +8,16 @@ import io
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
+from registry.lists.releases import ReleaseDates, ReleaseSettings, release_update
 from registry.management.commands.demo_setup import next_conference
 from registry.models import ListSnapshot, Release
+from submissions.audits.models import AuditDraw
 from submissions.review.roles import is_committee
 from tests.submissions.review.helpers import open_release
 
@@ -31,6 +34,8 @@ def form_data(**changes: Any) -> dict[str, Any]:
         "embargo_end": "",
         "list_kinds": ["production", "research", "full"],
         "accepted_versions": "isc26_v2, sc26",
+        "audit_share_percent": "10",
+        "audit_answer_days": "14",
     }
     data.update(changes)
     return data
@@ -212,3 +217,96 @@ def test_the_committee_turns_run_tokens_on_for_a_release_and_off_again(committee
     assert client.post(f"/review/releases/{release.slug}/edit/", form_data()).status_code == 302
     release.refresh_from_db()
     assert not release.run_tokens_required
+
+
+def test_the_committee_sets_the_audit_share_and_the_days_to_answer_on_the_release_form(
+    committee_member, client
+):
+    client.force_login(committee_member)
+    page = client.get("/review/releases/new/").content.decode()
+    assert 'name="audit_share_percent"' in page and 'name="audit_answer_days"' in page
+    assert "re-run one phase" in page  # the help text says what the share does
+    response = client.post(
+        "/review/releases/new/", form_data(audit_share_percent="25", audit_answer_days="7")
+    )
+    assert response.status_code == 302
+    release = Release.objects.get(name="ISC41")
+    assert (release.audit_share_percent, release.audit_answer_days) == (25.0, 7)
+    response = client.post(
+        f"/review/releases/{release.slug}/edit/", form_data(audit_share_percent="2.5", audit_answer_days="21")
+    )
+    assert response.status_code == 302
+    release.refresh_from_db()
+    assert (release.audit_share_percent, release.audit_answer_days) == (2.5, 21)
+
+
+@pytest.mark.parametrize(
+    ("share", "days", "field"),
+    [
+        ("0", "14", "audit_share_percent"),
+        ("100.5", "14", "audit_share_percent"),
+        ("10", "0", "audit_answer_days"),
+    ],
+)
+def test_an_audit_share_outside_0_to_100_percent_or_no_day_to_answer_is_refused(
+    committee_member, client, share, days, field
+):
+    client.force_login(committee_member)
+    response = client.post(
+        "/review/releases/new/", form_data(audit_share_percent=share, audit_answer_days=days)
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors[field]
+    assert not Release.objects.exists()
+
+
+def test_the_service_refuses_an_audit_share_of_zero_which_would_draw_no_run():
+    release = open_release("ISC41")
+    settings = ReleaseSettings(
+        dates=ReleaseDates(publication_date=release.publication_date), audit_share_percent=0
+    )
+    with pytest.raises(ValidationError, match="at least one run is drawn"):
+        release_update(release=release, settings=settings)
+
+
+def test_the_audit_settings_are_kept_once_the_draw_is_recorded_and_the_form_says_so(committee_member, client):
+    release = open_release("ISC41")
+    AuditDraw.objects.create(
+        release=release, seed="s", algorithm="a", share_percent=10.0, drawn_at=timezone.now()
+    )
+    client.force_login(committee_member)
+    page = client.get(f"/review/releases/{release.slug}/edit/").content.decode()
+    assert "The draw is recorded, so these settings can no longer change." in page
+    assert response_field_disabled(page, "audit_share_percent")
+    assert response_field_disabled(page, "audit_answer_days")
+    # A forged post does not move them; the other settings still save.
+    response = client.post(
+        f"/review/releases/{release.slug}/edit/",
+        form_data(audit_share_percent="50", audit_answer_days="3", run_tokens_required="on"),
+    )
+    assert response.status_code == 302
+    release.refresh_from_db()
+    assert (release.audit_share_percent, release.audit_answer_days) == (10.0, 14)
+    assert release.run_tokens_required
+    settings = ReleaseSettings(
+        dates=ReleaseDates(publication_date=release.publication_date), audit_answer_days=3
+    )
+    with pytest.raises(ValidationError, match="the draw is recorded"):
+        release_update(release=release, settings=settings)
+
+
+def response_field_disabled(page: str, name: str) -> bool:
+    start = page.index(f'name="{name}"')
+    tag = page[page.rindex("<", 0, start) : page.index(">", start)]
+    return " disabled" in tag
+
+
+def test_the_admin_keeps_the_audit_settings_once_the_draw_is_recorded(admin_client):
+    release = open_release("ISC41")
+    url = f"/admin/registry/release/{release.pk}/change/"
+    assert 'name="audit_share_percent"' in admin_client.get(url).content.decode()
+    AuditDraw.objects.create(
+        release=release, seed="s", algorithm="a", share_percent=10.0, drawn_at=timezone.now()
+    )
+    page = admin_client.get(url).content.decode()
+    assert 'name="audit_share_percent"' not in page and 'name="audit_answer_days"' not in page

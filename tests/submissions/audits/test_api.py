@@ -70,3 +70,41 @@ def test_the_audit_record_is_in_the_submission_api_and_its_token_only_for_the_su
     public = APIClient().get(f"/api/v1/submissions/{run.pk}/").json()["audits"]
     assert public[0]["outcome"] == "pending" and public[0]["run_token"] is None
     assert _client(other_submitter).get("/api/v1/audits/").json() == []
+
+
+def test_answering_and_revoking_by_api_refuse_a_missing_object_a_bad_form_and_a_stranger(
+    submitter: Any, other_submitter: Any, committee_member: Any
+) -> None:
+    from registry.models import ListEntry, ListSnapshot
+    from submissions.audits.objections import objection_file
+
+    release = make_release(name="ISC43", slug="isc43", publication_date=dt.date(2043, 6, 20),
+                           list_kinds=["production"])  # fmt: skip
+    entry = make_submission(source=Submission.Source.UPLOAD, submitter=submitter, release=release,
+                            review_state=ReviewState.ACCEPTED)  # fmt: skip
+    make_submission(source=Submission.Source.UPLOAD, submitter=other_submitter, release=release,
+                    review_state=ReviewState.SUBMITTED)  # fmt: skip
+    draft = ListSnapshot.objects.create(release=release, kind="production")
+    ListEntry.objects.create(snapshot=draft, rank=1, submission=entry, score=1.0)
+    objection = objection_file(
+        user=other_submitter, snapshot=draft, submission_id=entry.pk, reason="Too fast."
+    )
+    committee = _client(committee_member)
+
+    missing = committee.post("/api/v1/objections/999999/answer/", {"outcome": "upheld", "text": "x"})
+    assert missing.json() == {"detail": "There is no objection 999999.", "status": 404}
+    bad = committee.post(f"/api/v1/objections/{objection.pk}/answer/", {"outcome": "maybe", "text": "x"})
+    # A serializer's refusal names its fields (DRF's shape, as in every /api/ form).
+    assert bad.status_code == 400 and "outcome" in bad.json()
+    answered = committee.post(
+        f"/api/v1/objections/{objection.pk}/answer/", {"outcome": "upheld", "text": "Yes."}
+    )
+    assert answered.status_code == 201
+
+    answer_id = answered.json()["id"]
+    missing = committee.post("/api/v1/objection-answers/999999/revoke/", {"reason": "x"})
+    assert missing.json() == {"detail": "There is no objection answer 999999.", "status": 404}
+    stranger = _client(submitter).post(f"/api/v1/objection-answers/{answer_id}/revoke/", {"reason": "No."})
+    assert stranger.status_code == 403 and stranger.json()["status"] == 403
+    revoked = committee.post(f"/api/v1/objection-answers/{answer_id}/revoke/", {"reason": "Wrong list."})
+    assert revoked.status_code == 200 and revoked.json()["id"] == answer_id
