@@ -124,6 +124,6 @@ def test_the_draft_page_names_the_list_carried_and_each_entry_s_origin(
     carried = sc24.entries.count() - 1
     assert f"Carried over from SC24: {carried} entries" in page
     assert "added 1 run the committee accepted since" in page
-    assert f'<tr data-submission="{added.pk}">' in page
+    assert f'<tr data-submission="{added.pk}" id="entry-{added.pk}">' in page
     assert page.count('<td data-role="origin">carried</td>') == carried
     assert f"replaced by submission {added.pk}" in page
