@@ -15,6 +15,7 @@ same product or organisation; anything unsure stays apart.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Literal
@@ -150,6 +151,9 @@ def _index(kind: Kind) -> dict[str, str]:
 _INDEXES: dict[Kind, dict[str, str]] = {kind: _index(kind) for kind in KINDS}
 
 
+# Pages group thousands of entries by name (an entity page groups every published entry): the same
+# few thousand recorded values over and over.
+@functools.lru_cache(maxsize=16384)
 def canonical(kind: Kind, value: str | None) -> str:
     """The name `value` is grouped under; "" when nothing meaningful was recorded."""
     cleaned = " ".join((value or "").split())
@@ -167,6 +171,7 @@ def facet_key(kind: Kind, value: str | None) -> str:
     return spelling_key(canonical(kind, value), kind=kind)
 
 
+@functools.lru_cache(maxsize=16384)
 def slug(name: str) -> str:
     """The URL part of a canonical name ("IBM Storage Scale (GPFS)" -> "ibm-storage-scale-gpfs")."""
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
