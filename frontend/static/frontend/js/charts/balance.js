@@ -39,6 +39,7 @@ function draw(el, data, d3) {
   // Isolines: MD = score^2 / BW is a straight line on log-log axes.
   const [x0, x1] = x.domain();
   const iso = svg.append("g").attr("clip-path", `url(#${clipId})`);
+  const placed = [];
   for (const score of data.isolines || []) {
     iso.append("line").attr("class", "isoline")
       .attr("x1", x(x0)).attr("y1", y((score * score) / x0))
@@ -46,8 +47,16 @@ function draw(el, data, d3) {
     const labelBw = Math.min(x1 / 1.15, Math.max(x0, (score * score) / (y.domain()[0] * 1.3)));
     const labelY = y((score * score) / labelBw);
     if (labelY > margin.top + 8 && labelY < height - margin.bottom - 4) {
-      iso.append("text").attr("class", "isoline-label").attr("x", x(labelBw) - 4).attr("y", labelY - 4)
+      const label = iso.append("text").attr("class", "isoline-label").attr("x", x(labelBw) - 4).attr("y", labelY - 4)
         .attr("text-anchor", "end").text(`score ${tickFormat(score)}`);
+      // A label longer than the room left of its anchor would run under the clip and the metadata
+      // axis's numbers, and on a narrow chart the lines' labels crowd together near the bottom axis:
+      // such a label goes (its line stays, and the next label names the spacing).
+      const box = label.node().getBBox();
+      const crowded = placed.some((other) => box.x < other.x + other.width + 4 && other.x < box.x + box.width + 4
+        && box.y < other.y + other.height && other.y < box.y + box.height);
+      if (box.x < margin.left || crowded) label.remove();
+      else placed.push(box);
     }
   }
 

@@ -3,6 +3,11 @@
 // that an entry a hundred times below the leader is still a shape, not a speck.
 import { SERIES_COLORS, createSvg, escapeHtml, formatNumber, legend, mountAll, showStatus, tooltip, widthOf } from "./common.js";
 
+// Room kept between a label and the chart's edge, and the smallest rings drawn on a narrow screen.
+const LABEL_AIR = 4;
+const MIN_RADIUS = 40;
+const COMFORTABLE_RADIUS = 60;
+
 // Nodes and processes are counts: "512 nodes", not "512.00 nodes".
 const countOrNumber = (value) => (Number.isInteger(value) ? window.d3.format(",")(value) : formatNumber(value));
 
@@ -15,11 +20,27 @@ function draw(el, data, d3) {
   const axes = data.axes;
   const width = Math.min(widthOf(el, 520), 620);
   const height = Math.round(width * 0.8);
-  const radius = Math.min(width, height) / 2 - 70;
   const svg = createSvg(el, width, height);
   const g = svg.append("g").attr("transform", `translate(${width / 2},${height / 2 + 6})`);
   const angle = (i) => (Math.PI * 2 * i) / axes.length - Math.PI / 2;
-  const r = d3.scaleLinear().domain([0, 1]).range([0, radius]);
+  // Each side label needs its width beside the rings: on a phone the rings shrink to leave it room,
+  // and where they would shrink below a readable size the unit gets a line of its own (a label that
+  // still does not fit is moved in, below).
+  const half = width / 2 - LABEL_AIR;
+  const probe = g.append("text").attr("class", "axis-label");
+  const measure = (labels) => labels.map((rows) => Math.max(...rows.map((row) => probe.text(row).node().getComputedTextLength())));
+  const room = (widest) => axes.reduce((fit, _, i) => {
+    const cx = Math.abs(Math.cos(angle(i)));
+    return cx < 0.2 ? fit : Math.min(fit, (half - widest[i]) / cx - 14);
+  }, Math.min(width, height) / 2 - 70);
+  let lines = axes.map((axis) => [axis.label, `max ${countOrNumber(axis.max)}${axis.unit ? ` ${axis.unit}` : ""}`]);
+  let widest = measure(lines);
+  if (room(widest) < COMFORTABLE_RADIUS) {
+    lines = axes.map((axis) => [axis.label, `max ${countOrNumber(axis.max)}`, ...(axis.unit ? [axis.unit] : [])]);
+    widest = measure(lines);
+  }
+  probe.remove();
+  const r = d3.scaleLinear().domain([0, 1]).range([0, Math.max(room(widest), MIN_RADIUS)]);
 
   const decades = data.decades || 3;
   // One ring per decade below the maximum: "max", "max/10", "max/100".
@@ -30,17 +51,24 @@ function draw(el, data, d3) {
     g.append("text").attr("class", "isoline-label").attr("x", 4).attr("y", -r(level) + 11)
       .text(below === 0 ? "max" : `max/${10 ** below}`);
   }
-  axes.forEach((axis, i) => {
+  axes.forEach((_, i) => {
     const [cx, cy] = [Math.cos(angle(i)), Math.sin(angle(i))];
     g.append("line").attr("stroke", "#c4cad3").attr("x1", 0).attr("y1", 0).attr("x2", r(1) * cx).attr("y2", r(1) * cy);
-    // The top label's second line would run into the ring labels: lift it by a line.
-    const lift = cy < -0.9 ? -14 : 0;
+    // The top label's lines below its first would run into the ring labels: lift it by as many.
+    const lift = cy < -0.9 ? -14 * (lines[i].length - 1) : 0;
+    const anchor = Math.abs(cx) < 0.2 ? "middle" : cx > 0 ? "start" : "end";
+    // Kept inside the chart: where it would run past the edge, the label moves in over the rings.
+    const start = { start: 0, middle: -widest[i] / 2, end: -widest[i] }[anchor];
+    const x = Math.min(Math.max((r(1) + 14) * cx, -half - start), half - start - widest[i]);
     const label = g.append("text").attr("class", "axis-label")
-      .attr("x", (r(1) + 14) * cx).attr("y", (r(1) + 14) * cy + 4 + lift)
-      .attr("text-anchor", Math.abs(cx) < 0.2 ? "middle" : cx > 0 ? "start" : "end");
-    label.append("tspan").text(axis.label);
-    label.append("tspan").attr("x", (r(1) + 14) * cx).attr("dy", "1.2em").attr("font-weight", 400)
-      .text(`max ${countOrNumber(axis.max)}${axis.unit ? ` ${axis.unit}` : ""}`);
+      .attr("x", x).attr("y", (r(1) + 14) * cy + 4 + lift)
+      .attr("text-anchor", anchor)
+      // A white halo keeps a label moved in over the rings readable.
+      .attr("paint-order", "stroke").attr("stroke", "#fff").attr("stroke-width", 3).attr("stroke-linejoin", "round");
+    label.append("tspan").text(lines[i][0]);
+    for (const row of lines[i].slice(1)) {
+      label.append("tspan").attr("x", x).attr("dy", "1.2em").attr("font-weight", 400).text(row);
+    }
   });
 
   const html = (s) => `<strong>#${s.rank} ${escapeHtml(s.system)}</strong><br>${escapeHtml(s.institution)}<br>` +
