@@ -2,7 +2,9 @@
 published list grouped by its canonical name (registry.lists.facet_names), with a best-score chart.
 
 One query loads every published entry; the grouping is cached under the chart generation, so a list
-change rebuilds it and an entity page costs no query on a hit.
+change rebuilds it and an entity page costs no query on a hit. The grouped rows of the generation are
+also kept in the process: hundreds of entity pages, each cold, would otherwise each read every
+published entry back from the cache and group it again.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from django.db.models import F
 from frontend.charts.cache import charts_cached
 from frontend.charts.selectors import ENTRY_FIELDS
 from frontend.charts.shapes import release_trends
+from registry.core.generations import charts_generation
 from registry.lists.facet_names import canonical, slug
 from registry.models import MAIN_KINDS, ListEntry, ListKind, ListSnapshot
 from submissions.selectors import release_out_of_embargo_q
@@ -71,12 +74,26 @@ def _group(kind: EntityKind, rows: list[dict[str, Any]]) -> dict[str, dict[str, 
     return groups
 
 
+# (chart generation, kind) -> the groups of that kind; only the present generation is kept.
+_GROUPS_OF_GENERATION: dict[tuple[int, EntityKind], dict[str, dict[str, Any]]] = {}
+
+
+def _groups(kind: EntityKind) -> dict[str, dict[str, Any]]:
+    key = (charts_generation(), kind)
+    groups = _GROUPS_OF_GENERATION.get(key)
+    if groups is None:
+        for stale in [old for old in _GROUPS_OF_GENERATION if old[0] != key[0]]:
+            del _GROUPS_OF_GENERATION[stale]
+        groups = _GROUPS_OF_GENERATION[key] = _group(kind, entry_rows())
+    return groups
+
+
 def entity_index(kind: EntityKind) -> list[dict[str, Any]]:
     """Each entity of this kind: name, slug, entries, systems, releases and best score (by name)."""
 
     def build() -> list[dict[str, Any]]:
         found = []
-        for group in _group(kind, entry_rows()).values():
+        for group in _groups(kind).values():
             rows = group["rows"]
             scores = [row["score"] for row in rows if row["score"]]
             found.append(
@@ -98,7 +115,7 @@ def entity_detail(kind: EntityKind, key: str) -> dict[str, Any] | None:
     """One entity's entries (newest release first), systems, recorded spellings and per-release best."""
 
     def build() -> dict[str, Any] | None:
-        group = _group(kind, entry_rows()).get(key)
+        group = _groups(kind).get(key)
         if group is None:
             return None
         rows = group["rows"]
