@@ -163,3 +163,16 @@ def misfits_at_each_width(
             misfits.append(f"{name} at {width}")
     page.set_viewport_size(first)
     return misfits
+
+
+# Loaded, and every chart on the page drawn, empty or failed (frontend/static/frontend/js/charts/
+# common.js marks each with data-state; "loading" while its data comes). A chart that never gets a
+# state has no script to draw it, which the wait's timeout reports.
+SETTLED = """() => document.readyState === "complete" && [...document.querySelectorAll("[data-chart]")]
+    .every((chart) => chart.dataset.state && chart.dataset.state !== "loading")"""
+SETTLE_TIMEOUT_MS = 15_000
+
+
+def settle(page: Any) -> None:
+    """What "networkidle" waited for on these pages, without its half second of silence per page."""
+    page.wait_for_function(SETTLED, timeout=SETTLE_TIMEOUT_MS)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import Browsing, screenshot
+from tests.e2e.browser import Browsing, screenshot, settle
 from tests.support.chart_data import build_history, rich_history
 from tests.support.data import shared_subset
 
@@ -31,7 +31,7 @@ def chart_states(page: Any) -> list[tuple[str, str, int]]:
 def open_and_check(browsing: Browsing, url: str, shot: str, charts: set[str]) -> list[tuple[str, str, int]]:
     page = browsing.page
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     page.wait_for_function(
         "() => [...document.querySelectorAll('.chart[data-chart]')]"
         ".every(e => e.dataset.state && e.dataset.state !== 'loading')",
@@ -51,7 +51,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     base = live_server.url
 
     page.goto(base + "/")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.locator("#list-table tbody tr").count() == 6
     screenshot(page, "home")
 
@@ -59,7 +59,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     page.goto(base + "/lists/isc41/io500/")
     page.click("th[data-column='bw'] a")  # first click sorts descending
     page.click("th[data-column='bw'] a")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert "o=bw" in page.url
     bandwidths = [float(c) for c in page.locator("#list-table tbody tr td:nth-child(10)").all_inner_texts()]
     assert bandwidths == sorted(bandwidths) and len(bandwidths) == 6
@@ -68,7 +68,7 @@ def test_a_visitor_browses_lists_submissions_systems_comparisons_and_history(liv
     page.click("[data-role=filters] > summary")  # the filters fold above the table
     page.select_option("#f-filesystem", "DAOS")
     page.click("#list-filters button[type=submit]")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert "filesystem=DAOS" in page.url
     assert page.locator("#list-table tbody tr").count() == 1
     screenshot(page, "list-filtered")
@@ -127,7 +127,7 @@ def test_a_ranked_list_shows_its_top_5_radar_and_a_complete_list_does_not(live_s
     assert page.locator(".chart-legend li").count() == 5
 
     page.goto(f"{live_server.url}/lists/{history.new.slug}/historical/")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.locator("[data-chart='radar']").count() == 0
     assert browsing.problems == []
 

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from submissions.models import Submission
-from tests.e2e.browser import Browsing, screenshot
+from tests.e2e.browser import Browsing, screenshot, settle
 from tests.support.data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def citation_of(browsing: Browsing, url: str, shot: str) -> dict[str, str]:
     page = browsing.page
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     page.click("a[href='#cite']")
     card = page.locator("[data-role='citation']")
     card.scroll_into_view_if_needed()

@@ -1,18 +1,31 @@
 """Every page type (tests.e2e.site_pages) at a phone's (375 px) and a desktop's (1400 px) width, logged
-out, as a submitter and as the committee: the page itself never scrolls sideways (wide tables scroll
-inside their card), and nothing is cut off, printed over, touching an edge or empty (tests.e2e.geometry).
-And the archive viewer in the browser: escaped content, a line anchor that scrolls, the embargo."""
+out, as a submitter and as the committee, in one walk that loads each page once per width: the page
+itself never scrolls sideways (wide tables scroll inside their card), nothing is cut off, printed
+over, touching an edge or empty (tests.e2e.geometry), and axe-core (pinned in package-lock.json)
+finds no serious or critical violation of the WCAG 2.1 A/AA rules, every fold open. And the archive
+viewer in the browser: escaped content, a line anchor that scrolls, the embargo."""
 
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from submissions.models import Finding, ReviewState, Submission
-from tests.e2e.browser import WIDTHS, fits_its_screen, log_in, open_page, screenshot
+from tests.e2e.browser import (
+    ARTIFACTS,
+    AXE_FAILING_IMPACTS,
+    WIDTHS,
+    axe_violations,
+    fits_its_screen,
+    log_in,
+    open_page,
+    screenshot,
+    settle,
+)
 from tests.e2e.geometry import page_problems
 from tests.e2e.site_pages import every_page_type, viewer_archive
 from tests.e2e.test_journeys import shot
@@ -35,28 +48,42 @@ WIDEST = """() => {
 }"""
 
 
-def _check(page: Any, url: str, width: str, name: str, failures: list[str]) -> None:
+def _check(page: Any, url: str, width: str, name: str, failures: list[str], axe: dict[str, Any]) -> None:
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     shot(page, width, f"fits-{name}")
     screenshot(page, f"journey-{width}-fits-{name}-top", full_page=False)
     if not fits_its_screen(page):
         failures.append(f"{width} {name} ({url}): {page.evaluate(WIDEST)}")
+    # The geometry, then axe on the same page with every fold open (page_problems leaves them open):
+    # what folds is still read by whoever opens it.
     failures += [f"{width} {name} ({url}): {problem}" for problem in page_problems(page)]
+    if not fits_its_screen(page):
+        failures.append(f"{width} {name} ({url}) with its folds open: {page.evaluate(WIDEST)}")
+    violations = axe_violations(page)
+    axe[f"{width} {name}"] = violations
+    failures += [
+        f"{width} {name} ({url}): axe {v['id']} ({v['impact']}): {v['help']} at {v['targets']}"
+        for v in violations
+        if v["impact"] in AXE_FAILING_IMPACTS
+    ]
 
 
-def test_every_page_fits_its_screen_and_shows_nothing_cut_off_or_empty(
+def test_every_page_fits_its_screen_shows_nothing_cut_off_or_empty_and_passes_axe(
     live_server: Any, browser: Any, submitter: Any, committee_member: Any
 ) -> None:
-    """Every page type, as each role, at both widths (one browser page per role, resized): no
-    sideways scrolling of the page, and none of the defects tests.e2e.geometry measures."""
+    """Every page type, as each role, at both widths: one data set-up and one browser page per role,
+    resized for the second width, so the walk costs each page's load and checks, not a set-up or a
+    log-in per page or width."""
     pages = every_page_type(submitter)
     base = live_server.url
     failures: list[str] = []
-    visitor = open_page(browser).page
-    submitting = open_page(browser).page
+    axe: dict[str, Any] = {}
+    # bypass_csp: axe is injected into pages whose policy forbids any script but the site's own.
+    visitor = open_page(browser, bypass_csp=True).page
+    submitting = open_page(browser, bypass_csp=True).page
     log_in(submitting, base, submitter.username)
-    committee = open_page(browser).page
+    committee = open_page(browser, bypass_csp=True).page
     log_in(committee, base, committee_member.username)
     roles = (
         (visitor, "", pages.visitor),
@@ -67,17 +94,9 @@ def test_every_page_fits_its_screen_and_shows_nothing_cut_off_or_empty(
         for page, prefix, paths in roles:
             page.set_viewport_size(viewport)
             for name, path in paths.items():
-                _check(page, base + path, width, prefix + name, failures)
-        # The list's statistics, opened.
-        visitor.goto(base + pages.visitor["list"])
-        stats = visitor.locator("details[data-role=statistics]")
-        if stats.count():
-            stats.first.evaluate("d => { d.open = true; }")
-            visitor.wait_for_timeout(300)
-            shot(visitor, width, "fits-list-statistics")
-            if not fits_its_screen(visitor):
-                failures.append(f"{width} list statistics opened")
-            failures += [f"{width} list statistics opened: {problem}" for problem in page_problems(visitor)]
+                _check(page, base + path, width, prefix + name, failures, axe)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "axe.json").write_text(json.dumps(axe, indent=2))
     assert failures == [], "\n".join(failures)
 
 

@@ -1,6 +1,6 @@
 """The information pages in chromium: the call is found from the footer and leads to the upload.
 Their fit and accessibility at both widths are checked with every other page type
-(tests/e2e/site_pages.py, test_every_page_fits.py, test_accessibility.py)."""
+(tests/e2e/site_pages.py, test_every_page_fits.py)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import pytest
 
 from scoring.model import SCORED_PHASES
 from submissions.models import Reproducibility, Submission
-from tests.e2e.browser import screenshot
+from tests.e2e.browser import screenshot, settle
 from tests.factories import (
     add_phases,
     make_release,
@@ -113,13 +113,13 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     published_list()
     page = browsing.page
     page.goto(f"{live_server.url}/lists/sc60/io500/")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     page.click("[data-role=filters] > summary")  # the filters fold above the table
     page.select_option("#f-filesystem", "Lustre")
     page.select_option("#f-reproducibility", "fully_reproducible")
     page.fill("#f-formula", "sqrt(ior-easy-write*ior_hard_write)/nodes")
     page.click("#list-filters button[type=submit]")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     shown = table_of(page)
     assert len(shown) == 3
     headers = page.eval_on_selector_all("#list-table thead th", "ths => ths.map(t => t.dataset.column)")
@@ -140,11 +140,11 @@ def test_a_sublist_with_a_formula_reloads_from_its_link_to_the_same_table(live_s
     assert share is not None
     fresh = browsing.page.context.browser.new_context().new_page()
     fresh.goto(live_server.url + share)
-    fresh.wait_for_load_state("networkidle")
+    settle(fresh)
     assert table_of(fresh) == shown
     assert fresh.input_value("#f-formula") == "sqrt(ior_easy_write * ior_hard_write) / nodes"
     screenshot(fresh, "sublist-formula-reloaded")
     page.reload()
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert table_of(page) == shown
     assert browsing.problems == []

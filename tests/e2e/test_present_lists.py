@@ -15,7 +15,7 @@ import pytest
 
 from registry.models import ListSnapshot, Release
 from submissions.models import Finding, Submission
-from tests.e2e.browser import open_page, screenshot
+from tests.e2e.browser import open_page, screenshot, settle
 from tests.factories import make_release, make_result, make_submission, publish_list
 from tests.support.data import shared_subset
 
@@ -70,7 +70,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         page = session.page
 
         page.goto(base + "/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         screenshot(page, f"present-{width}-home")
         notice = page.inner_text('[data-role="newer-releases"]')
         assert "io500.org published its ISC25 lists at its BoF of 11 June 2025" in notice
@@ -83,7 +83,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         assert no_page_overflow(page), "home scrolls sideways"
 
         page.goto(base + "/history/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         page.wait_for_function(
             "() => [...document.querySelectorAll('.chart[data-chart=\"trend\"]')]"
             ".every(e => e.dataset.state === 'drawn')",
@@ -112,7 +112,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         # tabs are on each list page.
         page.set_viewport_size({"width": WIDTHS[0], "height": 900})
         page.goto(f"{base}/lists/{slug}/{kinds[0]}/")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         tabs = page.eval_on_selector_all(
             "ul.tabs a", "links => links.map((a) => [a.dataset.kind, a.getAttribute('href')])"
         )
@@ -163,14 +163,14 @@ def test_an_official_list_marks_runs_found_invalid_and_says_whose_score_it_shows
     session = open_page(browser, viewport={"width": 1400, "height": 900})
     page = session.page
     page.goto(live_server.url + "/lists/sc18/io500/")
-    page.wait_for_load_state("networkidle")
+    settle(page)
     screenshot(page, "present-1400-sc18-invalid-here")
     assert "Score recorded by io500.org" in page.inner_text('th[data-column="score"]')
     badges = page.locator('#list-table [data-role="invalid-here"]')
     assert badges.count() == 1
     assert page.locator('#list-table [data-role="repro"]').first.inner_text() == "not recorded"
     badges.first.click()
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.url.endswith(f"/submissions/{bad.pk}/#findings")
     assert "The write phase ran 120 s." in page.inner_text("#findings")
     assert page.inner_text('[data-role="score-source"]') == "recomputed here"
