@@ -11,9 +11,10 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/io500_registry
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/7
 # Tests clear the cache between tests; keep it apart from the Celery queue.
 TEST_CACHE_URL ?= redis://127.0.0.1:6379/6
-# `make pytest` runs the suite as six pytest processes side by side (scripts/pytest_groups.sh: the
-# tests that mostly wait on other processes, headless chromium in two halves, the MPI runner, a
-# Celery worker and the private fault stack, beside all the others in two halves); each has a test database and Redis
+# `make pytest` runs the suite as seven pytest processes side by side (scripts/pytest_groups.sh: the
+# tests that mostly wait on other processes, headless chromium in two halves, the MPI runner and the
+# fuzzers in two halves, a Celery worker and the private fault stack, beside all the others in two
+# halves); each has a test database and Redis
 # numbers of its own, and the script's defaults keep them apart from the two above.
 SLOW_TESTS := e2e or crawl or runner or worker or faults or fuzz
 PYTEST_LOGS := test-artifacts/pytest

@@ -27,7 +27,8 @@ rest-a||${TEST_REDIS_URL:-redis://127.0.0.1:6379/7}|${TEST_CACHE_URL:-redis://12
 rest-b|_rest|${TEST_REDIS_URL_REST:-redis://127.0.0.1:6379/12}|${TEST_CACHE_URL_REST:-redis://127.0.0.1:6379/15}|not ($SLOW_TESTS)|tests ${REST_A//tests\//--ignore=tests/}
 browser-a|_browser|${TEST_REDIS_URL_BROWSER:-redis://127.0.0.1:6379/4}|${TEST_CACHE_URL_BROWSER:-redis://127.0.0.1:6379/3}|e2e or crawl|tests --share=1/2
 browser-b|_browser_b|${TEST_REDIS_URL_BROWSER_B:-redis://127.0.0.1:6379/0}|${TEST_CACHE_URL_BROWSER_B:-redis://127.0.0.1:6379/13}|e2e or crawl|tests --share=2/2
-runner-fuzz|_fuzz|${TEST_REDIS_URL_FUZZ:-redis://127.0.0.1:6379/5}|${TEST_CACHE_URL_FUZZ:-redis://127.0.0.1:6379/8}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests
+runner-fuzz-a|_fuzz|${TEST_REDIS_URL_FUZZ:-redis://127.0.0.1:6379/5}|${TEST_CACHE_URL_FUZZ:-redis://127.0.0.1:6379/8}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests --share=1/2
+runner-fuzz-b|_fuzz_b|${TEST_REDIS_URL_FUZZ_B:-redis://127.0.0.1:6379/9}|${TEST_CACHE_URL_FUZZ_B:-redis://127.0.0.1:6379/10}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests --share=2/2
 worker-stack|_stack|${TEST_REDIS_URL_STACK:-redis://127.0.0.1:6379/2}|${TEST_CACHE_URL_STACK:-redis://127.0.0.1:6379/1}|(worker or faults) and not (e2e or crawl)|tests
 "
 

@@ -4,7 +4,8 @@ The URLconf is walked (get_resolver()), so a new route is fuzzed without being l
 parameter gets each odd value in turn (very long, unicode, "..", a NUL, negative and huge numbers,
 "foo-bar"), and the path with plausible values gets odd values in every query parameter a view
 reads; each is sent as GET and POST, anonymously and logged in as a committee member (who reaches
-every page). A fixed plan of about 1,700 requests: one pass, no retries.
+every page). A fixed plan of about 3,000 requests (about 3,900 under TEST_VOLUME=full, every
+parameter given three odd values): one pass, no retries.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.reliability.records import record
 from tests.support.chart_data import build_history
+from tests.support.volume import volume
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
@@ -43,7 +45,9 @@ QUERY_NAMES = (
 # A group of a route: <converter:name> or (?P<name>...).
 _ROUTE_PARAM = re.compile(r"<(?:(?P<converter>\w+):)?(?P<name>\w+)>")
 _REGEX_PARAM = re.compile(r"\(\?P<(?P<name>\w+)>(?:[^()]|\([^()]*\))*\)")
-QUERY_ROTATIONS = 3
+# Each rotation gives every query parameter another odd value: the suite's share sends each parameter
+# one of them, `make reliability` (TEST_VOLUME=full) three.
+QUERY_ROTATIONS = volume(suite=1, full=3)
 # The log-out form would end the logged-in visit half-way.
 SKIPPED = {"accounts/logout/"}
 
