@@ -117,16 +117,22 @@ def test_an_entity_pages_rows_link_the_pages_of_their_other_facets_but_not_their
     assert "<td><bdi>SpectrumScale</bdi></td>" in html  # its own facet: the recorded spelling, as text
 
 
-def test_a_list_published_after_an_entity_page_was_read_shows_on_it(client):
+def test_a_list_published_after_an_entity_page_was_read_shows_on_it():
     # The grouped rows are kept in the process per chart generation: a publication moves the
     # generation on, and the next read groups the new entries too, even with nothing else cached.
     history = build_history()
-    assert {row["system"] for row in entity_detail("filesystem", "lustre")["entries"]} == {"Blue"}
+    assert _lustre_systems() == {"Blue"}
     newcomer = make_storage_system(name="Teal", filesystem_type="Lustre", vendor="DDN")
     run = make_submission(release=history.new, storage_system=newcomer, bw=5.0, md=5.0)
     make_system_description(submission=run)
     publish_list(history.new, "ten-node", [run])
     charts_invalidate()  # what a publication's lists_changed signal does (publish_list sends none)
-    assert "Teal" in {row["system"] for row in entity_detail("filesystem", "lustre")["entries"]}
+    assert "Teal" in _lustre_systems()
     cache.clear()  # a flushed cache starts a generation no earlier one equals
-    assert "Teal" in {row["system"] for row in entity_detail("filesystem", "lustre")["entries"]}
+    assert "Teal" in _lustre_systems()
+
+
+def _lustre_systems() -> set[str]:
+    detail = entity_detail("filesystem", "lustre")
+    assert detail is not None
+    return {row["system"] for row in detail["entries"]}
