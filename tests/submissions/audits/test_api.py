@@ -22,20 +22,26 @@ def _client(user: Any) -> APIClient:
     return client
 
 
-def test_objections_by_api_hold_the_publish_until_answered_and_stay_off_the_submission_record(
-    submitter: Any, other_submitter: Any, committee_member: Any
-) -> None:
+def _draft_with_an_objectable_entry(submitter: Any, other_submitter: Any, year: int) -> tuple[Any, Any]:
+    """ISC<year> with a production draft ranking one accepted run of `submitter`, and a run of
+    `other_submitter` handed in for it (what entitles them to object): (the entry's run, the draft)."""
     from registry.models import ListEntry, ListSnapshot
 
-    release = make_release(
-        name="ISC41", slug="isc41", publication_date=dt.date(2041, 6, 20), list_kinds=["production"]
-    )
+    release = make_release(name=f"ISC{year}", slug=f"isc{year}", publication_date=dt.date(2000 + year, 6, 20),
+                           list_kinds=["production"])  # fmt: skip
     entry = make_submission(source=Submission.Source.UPLOAD, submitter=submitter, release=release,
                             review_state=ReviewState.ACCEPTED)  # fmt: skip
     make_submission(source=Submission.Source.UPLOAD, submitter=other_submitter, release=release,
                     review_state=ReviewState.SUBMITTED)  # fmt: skip
     draft = ListSnapshot.objects.create(release=release, kind="production")
     ListEntry.objects.create(snapshot=draft, rank=1, submission=entry, score=1.0)
+    return entry, draft
+
+
+def test_objections_by_api_hold_the_publish_until_answered_and_stay_off_the_submission_record(
+    submitter: Any, other_submitter: Any, committee_member: Any
+) -> None:
+    entry, _draft = _draft_with_an_objectable_entry(submitter, other_submitter, 41)
     filed = _client(other_submitter).post(
         "/api/v1/releases/isc41/objections/",
         {"kind": "production", "submission": entry.pk, "reason": "Faster than its network."},
@@ -75,17 +81,9 @@ def test_the_audit_record_is_in_the_submission_api_and_its_token_only_for_the_su
 def test_answering_and_revoking_by_api_refuse_a_missing_object_a_bad_form_and_a_stranger(
     submitter: Any, other_submitter: Any, committee_member: Any
 ) -> None:
-    from registry.models import ListEntry, ListSnapshot
     from submissions.audits.objections import objection_file
 
-    release = make_release(name="ISC43", slug="isc43", publication_date=dt.date(2043, 6, 20),
-                           list_kinds=["production"])  # fmt: skip
-    entry = make_submission(source=Submission.Source.UPLOAD, submitter=submitter, release=release,
-                            review_state=ReviewState.ACCEPTED)  # fmt: skip
-    make_submission(source=Submission.Source.UPLOAD, submitter=other_submitter, release=release,
-                    review_state=ReviewState.SUBMITTED)  # fmt: skip
-    draft = ListSnapshot.objects.create(release=release, kind="production")
-    ListEntry.objects.create(snapshot=draft, rank=1, submission=entry, score=1.0)
+    entry, draft = _draft_with_an_objectable_entry(submitter, other_submitter, 43)
     objection = objection_file(
         user=other_submitter, snapshot=draft, submission_id=entry.pk, reason="Too fast."
     )
