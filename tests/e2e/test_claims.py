@@ -12,11 +12,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from tests.e2e.browser import Browsing, open_page, screenshot
+from tests.e2e.browser import WIDTHS, Browsing, open_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1400, "height": 900}}
 
 
 def top_of(io500_data: Path, name: str) -> float:

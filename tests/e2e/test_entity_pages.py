@@ -7,12 +7,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import open_page, screenshot
+from tests.e2e.browser import WIDTHS, open_page, screenshot
 from tests.support.chart_data import build_history
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1400, "height": 900}}
 
 
 def test_a_reader_follows_a_list_row_to_its_file_system_page(live_server: Any, browser: Any) -> None:

@@ -15,26 +15,22 @@ import pytest
 
 from registry.models import ListSnapshot, Release
 from submissions.models import Finding, Submission
-from tests.e2e.browser import open_page, screenshot, settle
+from tests.e2e.browser import (
+    CHART_REDRAW_TIMEOUT_MS,
+    CHARTS_FIT,
+    fits_its_screen,
+    open_page,
+    screenshot,
+    settle,
+)
 from tests.factories import make_release, make_result, make_submission, publish_list
 from tests.support.data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = (375, 1400)
-# frontend/static/frontend/js/charts/common.js redraws a chart 150 ms after the last resize: after
-# a resize, each drawn chart is waited for until it fits its box again (at once when none is wider).
-CHARTS_FIT = """() => [...document.querySelectorAll('.chart svg')]
-    .every((svg) => svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 1)"""
-CHART_REDRAW_TIMEOUT_MS = 5000
 # What the site said before issue 26, each half of a contradiction.
 STALE = ("not in any public file", "published lists end with")
-
-
-def no_page_overflow(page: Any) -> bool:
-    # Wide tables scroll in their own box; the page itself never scrolls sideways.
-    overflow: bool = page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
-    return overflow
 
 
 def trend_labels_clear_of_legends(page: Any) -> list[str]:
@@ -80,7 +76,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         assert page.locator('[data-role="newer-releases"] a[href="/lists/sc26/full/"]').count() == 0
         body = page.inner_text("body")
         assert not any(stale in body for stale in STALE), body[:400]
-        assert no_page_overflow(page), "home scrolls sideways"
+        assert fits_its_screen(page), "home scrolls sideways"
 
         page.goto(base + "/history/")
         settle(page)
@@ -99,7 +95,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         legend = page.inner_text('.chart[data-chart="trend"][data-metric="score"] .chart-legend')
         assert "reconstructed here, not official" in legend and "ISC25 1" in legend and "SC25 1" in legend
         assert trend_labels_clear_of_legends(page) == []
-        assert no_page_overflow(page), "history scrolls sideways"
+        assert fits_its_screen(page), "history scrolls sideways"
 
         assert session.problems == [], session.problems
         page.context.close()
@@ -143,7 +139,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
                 page.set_viewport_size({"width": width, "height": 900})
                 page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
                 screenshot(page, f"present-{width}-{slug}-{kind}", full_page=False)
-                assert no_page_overflow(page), f"{href} scrolls sideways at {width} px"
+                assert fits_its_screen(page), f"{href} scrolls sideways at {width} px"
     assert session.problems == [], session.problems
     page.context.close()
 
