@@ -18,6 +18,7 @@ from submissions.models import Finding, ReviewState, Submission
 from tests.e2e.browser import (
     ARTIFACTS,
     AXE_FAILING_IMPACTS,
+    WIDEST,
     WIDTHS,
     axe_violations,
     fits_its_screen,
@@ -32,20 +33,6 @@ from tests.e2e.test_journeys import shot
 from tests.factories import make_release
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-# What widens the page: the elements past the screen's right edge that no scrolling box clips.
-WIDEST = """() => {
-    const clipped = (e) => {
-        for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
-            if (getComputedStyle(p).overflowX !== "visible") return true;
-        }
-        return false;
-    };
-    const wide = [...document.querySelectorAll("body *")].filter(
-        (e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(e));
-    return [document.documentElement.scrollWidth + " px", ...wide.slice(-6).map(
-        (e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`)];
-}"""
 
 
 def _check(page: Any, url: str, width: str, name: str, failures: list[str], axe: dict[str, Any]) -> None:
