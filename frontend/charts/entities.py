@@ -82,8 +82,9 @@ def _groups(kind: EntityKind) -> dict[str, dict[str, Any]]:
     key = (charts_generation(), kind)
     groups = _GROUPS_OF_GENERATION.get(key)
     if groups is None:
-        for stale in [old for old in _GROUPS_OF_GENERATION if old[0] != key[0]]:
-            del _GROUPS_OF_GENERATION[stale]
+        # pop: another thread of the web process may have dropped the same stale key already.
+        for stale in [old for old in list(_GROUPS_OF_GENERATION) if old[0] != key[0]]:
+            _GROUPS_OF_GENERATION.pop(stale, None)
         groups = _GROUPS_OF_GENERATION[key] = _group(kind, entry_rows())
     return groups
 
