@@ -37,9 +37,10 @@ worker-stack|_stack|${TEST_REDIS_URL_STACK:-redis://127.0.0.1:6379/2}|${TEST_CAC
 # (__pycache__, ignored by git) that the groups, their workers and servers then read.
 unset PYTHONDONTWRITEBYTECODE
 mkdir -p "$LOG_DIR"
-rm -f "$LOG_DIR"/*.log "$LOG_DIR"/*.time "$LOG_DIR"/*.files "$LOG_DIR"/*.name
+rm -f "$LOG_DIR"/*.log "$LOG_DIR"/*.cpu "$LOG_DIR"/*.time "$LOG_DIR"/*.files "$LOG_DIR"/*.name
 read -r load_at_start _ </proc/loadavg
 read -r _ cpu_at_start </proc/stat
+services_at_start=$(python3 scripts/service_cpu.py)
 SECONDS=0
 # The same collection writes each group's test files (scripts/pytest_group_files.py): a group imports
 # only the modules that hold its tests, and still selects them with its own marker expression.
@@ -77,8 +78,8 @@ run_group() { # name suffix redis cache markers where [pytest args]
   fi
   local TIMEFORMAT="%R %U %S"
   {
-    time DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
-      in_cgroup "$name" "$PYTEST" -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
+    time PYTHONPATH=. DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
+      in_cgroup "$name" "$PYTEST" -p scripts.pytest_cpu_report -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
   } 2>"$LOG_DIR/$name.time"
 }
 # `time` counts only the processes a group waited for; chromium's zygote and renderers and the
@@ -88,11 +89,13 @@ run_group() { # name suffix redis cache markers where [pytest args]
 CGROUP_ROOT=/sys/fs/cgroup/cpuacct
 CGROUP_PREFIX="io500-tests-$$"
 in_cgroup() { # name command...
-  local group=$CGROUP_ROOT/$CGROUP_PREFIX-$1
+  local name=$1 group=$CGROUP_ROOT/$CGROUP_PREFIX-$1
   shift
   # `|| return`: a failing group must end this function, not (errexit) the shell `time` reports from.
   if mkdir "$group" 2>/dev/null; then
-    bash -c 'echo $$ >"$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' _ "$group" "$@" || return
+    # scripts/pytest_cpu_report.py reads the counter at each test's start and end.
+    PYTEST_CPU_USAGE=$group/cpuacct.usage PYTEST_CPU_REPORT=$LOG_DIR/$name.cpu \
+      bash -c 'echo $$ >"$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' _ "$group" "$@" || return
   else
     "$@" || return
   fi
@@ -144,4 +147,7 @@ tick = os.sysconf("SC_CLK_TCK")
 print(f"all groups: {sys.argv[3]} s wall; machine CPU busy {busy / tick:.0f} s of {sum(delta[:8]) / tick:.0f} s "
       f"({os.cpu_count()} cores, steal {delta[7] / tick:.0f} s); load average {sys.argv[4]} at the start, {sys.argv[5]} at the end")
 PY
+# PostgreSQL's backends and Redis serve every group and are in none of the cgroups (a server a test
+# started itself is in both).
+echo "database and cache servers: $(python3 scripts/service_cpu.py "$services_at_start" "$(python3 scripts/service_cpu.py)")"
 exit "$failed"

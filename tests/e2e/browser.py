@@ -25,7 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-]
+] + [arg for arg in os.environ.get("E2E_EXTRA", "").split() if arg]
 VIEWPORT = {"width": 1280, "height": 900}
 # Screenshots of the pages a test walks through cost chromium about a tenth of its CPU: taken when
 # asked (`make screenshots`, or E2E_SCREENSHOTS=1), and always of every open page when a test fails.
@@ -90,22 +90,45 @@ def open_page(
     return session
 
 
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """The accessibility violations axe-core finds on the page as it is now (WCAG 2.x A and AA rules)."""
+AXE_RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+# Before a page is resized: every element the page does not render now (display: none at this
+# width, or inside such an element) is marked, so that axe can look at what the other width shows.
+MARK_UNRENDERED = """() => { for (const e of document.body.querySelectorAll("*")) {
+    if (e.getClientRects().length === 0) e.dataset.axeUnrendered = ""; } }"""
+
+
+def axe_violations(page: Any, *, only_newly_shown: bool = False) -> list[dict[str, Any]]:
+    """The accessibility violations axe-core finds on the page as it is now (WCAG 2.x A and AA rules).
+
+    With `only_newly_shown`, axe looks only at what MARK_UNRENDERED marked and the page now renders
+    (the page was resized since): a page checked whole at one width then costs axe at the other
+    width only what that width adds, such as the list columns a phone hides."""
     if not AXE.is_file():
         raise AssertionError(f"axe-core is missing at {AXE}; `make install` installs it (npm ci).")
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
     found: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {
-                runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-                resultTypes: ["violations"],
-            });
+        """async ([rules, onlyNewlyShown]) => {
+            let context = document;
+            if (onlyNewlyShown) {
+                const marked = [...document.querySelectorAll("[data-axe-unrendered]")];
+                const shown = new Set(marked.filter((e) => e.getClientRects().length > 0));
+                marked.forEach((e) => delete e.dataset.axeUnrendered);
+                // The outermost of them: axe looks inside each.
+                const outermost = [...shown].filter((e) => {
+                    for (let p = e.parentElement; p; p = p.parentElement) if (shown.has(p)) return false;
+                    return true;
+                });
+                if (outermost.length === 0) return [];
+                context = { include: outermost };
+            }
+            const result = await axe.run(context, { ...rules, resultTypes: ["violations"] });
             return result.violations.map((v) => ({
                 id: v.id, impact: v.impact, help: v.help,
                 targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
             }));
-        }"""
+        }""",
+        [AXE_RULES, only_newly_shown],
     )
     return found
 
@@ -123,8 +146,13 @@ def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> Non
 WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
 # frontend/static/frontend/js/charts/common.js redraws a chart 150 ms after the last resize: after
 # a resize, each drawn chart is waited for until it fits its box again (at once when none is wider).
-CHARTS_FIT = """() => [...document.querySelectorAll('.chart svg')]
-    .every((svg) => svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 1)"""
+# Every shown chart drawn for its box's present width (common.js redraws 150 ms after the box
+# changed and records the width it drew for), and no chart wider than its box.
+CHARTS_FIT = """() => [...document.querySelectorAll('[data-chart]')].every((chart) =>
+    chart.dataset.state !== 'drawn' || chart.clientWidth === 0
+    || (chart.dataset.drawnWidth === String(chart.clientWidth)
+        && [...chart.querySelectorAll('svg')].every(
+            (svg) => svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 1)))"""
 CHART_REDRAW_TIMEOUT_MS = 5000
 
 

@@ -9,6 +9,7 @@ restarting these private services is safe.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -20,6 +21,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +31,12 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
+# The collected static files are the same for every stack (settings from the environment change
+# none of them): collected once per process, by the first stack, and served by all (whitenoise
+# compresses every file as it collects, about two CPU-seconds a stack).
+SHARED_STATIC = Path(tempfile.gettempdir()) / f"io500-stack-static-{os.getpid()}"
+_static_collected = threading.Lock()
+atexit.register(shutil.rmtree, SHARED_STATIC, ignore_errors=True)
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 PROXY_BIND_ATTEMPTS = 5
 NGINX_MAIN = REPO / "docker" / "nginx-main.conf"
@@ -126,6 +134,7 @@ def _as_postgres(command: list[str], **kwargs: Any) -> subprocess.CompletedProce
 class Postgres:
     root: Path
     port: int = field(default_factory=free_port)
+    _connections: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def data(self) -> Path:
@@ -158,17 +167,41 @@ class Postgres:
 
     def stop(self, mode: str = "fast") -> None:
         """`immediate` is what a crash looks like to clients: connections are cut without goodbye."""
+        self.close_connections()
         _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"])
 
     def url(self, database: str) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
 
     def sql(self, database: str, query: str) -> list[tuple[Any, ...]]:
+        """On one connection per database, kept: the tests poll a submission's status every few
+        milliseconds, and a new connection each time cost the server a backend process each. A kept
+        connection the server cut (a restart) is replaced once."""
         import psycopg
 
-        with psycopg.connect(self.url(database), autocommit=True) as conn:
-            cursor = conn.execute(query)
-            return list(cursor.fetchall()) if cursor.description else []
+        kept = self._connections.pop(database, None)
+        if kept is not None and not kept.closed:
+            try:
+                rows = self._run(kept, query)
+            except psycopg.OperationalError:
+                kept.close()
+            else:
+                self._connections[database] = kept
+                return rows
+        connection = psycopg.connect(self.url(database), autocommit=True)
+        rows = self._run(connection, query)
+        self._connections[database] = connection
+        return rows
+
+    @staticmethod
+    def _run(connection: Any, query: str) -> list[tuple[Any, ...]]:
+        cursor = connection.execute(query)
+        return list(cursor.fetchall()) if cursor.description else []
+
+    def close_connections(self) -> None:
+        for connection in self._connections.values():
+            connection.close()
+        self._connections.clear()
 
 
 @dataclass
@@ -318,6 +351,7 @@ class Stack:
     proxy_port: int = field(default_factory=free_port)
     proxied: bool = False
     objects: ObjectStore | None = None
+    tokens: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     @contextlib.contextmanager
@@ -344,7 +378,9 @@ class Stack:
             stack.postgres.sql("postgres", f'CREATE DATABASE "{database}"')
             stack.redis.start()
             stack.manage("migrate", "--noinput")
-            stack.manage("collectstatic", "--noinput")
+            with _static_collected:
+                if not (SHARED_STATIC / "staticfiles.json").is_file():
+                    stack.manage("collectstatic", "--noinput")
             yield stack
         finally:
             stack.shutdown()
@@ -370,7 +406,7 @@ class Stack:
             # Apart from the Celery queue, as in production: a cache flush never drops queued work.
             "CACHE_URL": self.redis.url(1),
             "MEDIA_ROOT": str(self.media_root),
-            "STATIC_ROOT": str(self.root / "static"),
+            "STATIC_ROOT": str(SHARED_STATIC),
             "SECRET_KEY": "private-stack-" + secrets.token_urlsafe(40),
             "DEBUG": "false",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -524,7 +560,11 @@ class Stack:
         return f"http://127.0.0.1:{self.proxy_port if self.proxied else self.web_port}{path}"
 
     def api_token(self, username: str) -> str:
-        return self.manage("create_api_token", username).strip().splitlines()[-1]
+        """The user's token, issued once per stack (each issue revokes the user's earlier token, and
+        costs a manage.py process)."""
+        if username not in self.tokens:
+            self.tokens[username] = self.manage("create_api_token", username).strip().splitlines()[-1]
+        return self.tokens[username]
 
     def submissions(self) -> list[dict[str, Any]]:
         rows = self.postgres.sql(

@@ -175,19 +175,19 @@ function mount(el, draw) {
         } catch (error) {
           showStatus(el, `The chart could not be drawn: ${error.message}`, true);
         }
+        // The width it was drawn at: a chart drawn in a closed fold (0 px) or before the screen
+        // turned is drawn again once its box has another width, and tests wait for that.
+        el.dataset.drawnWidth = String(el.clientWidth);
       };
       render();
-      let lastWidth = el.clientWidth;
       let timer = null;
-      window.addEventListener("resize", () => {
+      // The box, not the window: a fold opening or a column growing changes it too.
+      new ResizeObserver(() => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          if (el.clientWidth !== lastWidth) {
-            lastWidth = el.clientWidth;
-            render();
-          }
+          if (String(el.clientWidth) !== el.dataset.drawnWidth) render();
         }, 150);
-      });
+      }).observe(el);
     })
     .catch((error) => showStatus(el, error.message, true));
 }
