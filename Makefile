@@ -79,7 +79,10 @@ screenshots: install
 audit: $(VENV)/.installed
 	$(PY) scripts/audit_dependencies.py requirements.txt
 
-test: install lint migrations-check audit pytest
+# The checks run beside the test groups (each one's output printed whole when it ends): the audit
+# mostly waits on the advisory service, and lint's CPU fits in the groups' waits.
+test: install
+	$(MAKE) --no-print-directory --output-sync=target -j4 lint migrations-check audit pytest
 
 # docs/reliability.md from one run of the reliability tests, the long fuzzing run and three load runs
 # (target load, a lighter one, and the lighter one with archives in object storage; about 25

@@ -42,25 +42,28 @@ read -r load_at_start _ </proc/loadavg
 read -r _ cpu_at_start </proc/stat
 services_at_start=$(python3 scripts/service_cpu.py)
 SECONDS=0
+TIMEFORMAT="%R %U %S"
+# One migrated database, copied by PostgreSQL into each group's test database (tests/conftest.py),
+# instead of five processes running every migration; made anew by every run (beside the
+# collection), dropped at its end.
+trap '"$TEST_PYTHON" scripts/test_db_template.py drop "$TEST_DATABASE_URL" >/dev/null' EXIT
+{
+  time "$TEST_PYTHON" scripts/test_db_template.py create "$TEST_DATABASE_URL" >"$LOG_DIR/template.name"
+} 2>"$LOG_DIR/template.time" &
+template_pid=$!
 # The same collection writes each group's test files (scripts/pytest_group_files.py): a group imports
 # only the modules that hold its tests, and still selects them with its own marker expression.
-TIMEFORMAT="%R %U %S"
 {
   time PYTHONPATH=. PYTEST_GROUP_FILES=$LOG_DIR PYTEST_GROUP_MARKERS=$(
     while IFS='|' read -r name _ _ _ markers where; do [[ -z $name ]] || echo "$name|$markers|$where"; done <<<"$GROUPS_TABLE"
   ) DATABASE_URL="$TEST_DATABASE_URL" "$PYTEST" -p scripts.pytest_group_files --collect-only -q "$@" \
     >"$LOG_DIR/collect.log" 2>&1
 } 2>"$LOG_DIR/collect.time" ||
-  { cat "$LOG_DIR/collect.log"; echo "pytest could not collect the tests" >&2; exit 1; }
-# One migrated database, copied by PostgreSQL into each group's test database (tests/conftest.py),
-# instead of five processes running every migration; made anew by every run, dropped at its end.
-{
-  time "$TEST_PYTHON" scripts/test_db_template.py create "$TEST_DATABASE_URL" >"$LOG_DIR/template.name"
-} 2>"$LOG_DIR/template.time" ||
+  { cat "$LOG_DIR/collect.log"; echo "pytest could not collect the tests" >&2; wait "$template_pid" || true; exit 1; }
+wait "$template_pid" ||
   { cat "$LOG_DIR/template.time"; echo "the template database could not be made" >&2; exit 1; }
 read -r TEST_DATABASE_TEMPLATE <"$LOG_DIR/template.name"
 export TEST_DATABASE_TEMPLATE
-trap '"$TEST_PYTHON" scripts/test_db_template.py drop "$TEST_DATABASE_URL" >/dev/null' EXIT
 names=()
 pids=()
 run_group() { # name suffix redis cache markers where [pytest args]
@@ -125,7 +128,7 @@ for i in "${!names[@]}"; do
   cat "$LOG_DIR/${names[$i]}.log"
 done
 echo "== pytest groups (wall s, CPU s of the group's processes: user + system, exit code, all CPU of its cgroup)"
-for step in collect template; do # before the groups, one after the other
+for step in collect template; do # before the groups, side by side
   read -r wall user system <<<"$(tail -n 1 "$LOG_DIR/$step.time")" || { wall=?; user=?; system=?; }
   printf '%-13s %8s s wall %8s s user %8s s system\n' "($step)" "$wall" "$user" "$system"
 done
