@@ -7,6 +7,7 @@ with E2E_SCREENSHOTS=1 (`make screenshots`) screenshots land in test-artifacts/ 
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.browser import Browsing, screenshot, settle
+from tests.factories import make_release, make_submission, publish_list
 from tests.support.chart_data import build_history, rich_history
 from tests.support.data import shared_subset
 
@@ -193,3 +195,18 @@ def test_the_release_picker_and_the_api_docs_work_under_the_content_security_pol
     # Redoc's footer asks a CDN for its logo: the policy refuses, as it should; nothing else fails.
     unexpected = [problem for problem in browsing.problems if "cdn.redoc.ly" not in problem]
     assert unexpected == []
+
+
+def test_a_radar_axis_no_entry_has_a_value_for_says_so(live_server, browsing):
+    # Runs without a system description: no node or process counts on any of the five.
+    release = make_release(name="SC18", publication_date=datetime.date(2018, 11, 13), list_kinds=["io500"])
+    publish_list(
+        release, "io500", [make_submission(release=release, bw=10.0 * n, md=20.0) for n in (5, 4, 3, 2, 1)]
+    )
+    page = browsing.page
+    page.goto(f"{live_server.url}/lists/sc18/io500/")
+    settle(page)
+    labels = page.locator("[data-chart='radar'] svg").text_content() or ""
+    assert labels.count("none recorded") == 2, labels
+    assert "max \u2013" not in labels and "max 50" in labels
+    assert browsing.problems == []

@@ -3,6 +3,8 @@ machine run gunicorn, Celery and PostgreSQL too."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -37,7 +39,12 @@ def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
     started: list[subprocess.Popen[bytes]] = []
     yield started
     for process in started:
-        process.kill()
+        # A session of its own (the stack's web service) is killed whole: its burning child too,
+        # which would otherwise sleep on for a minute after the test.
+        if os.getpgid(process.pid) == process.pid:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
         process.wait(timeout=10)
 
 

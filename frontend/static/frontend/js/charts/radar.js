@@ -33,10 +33,12 @@ function draw(el, data, d3) {
     const cx = Math.abs(Math.cos(angle(i)));
     return cx < 0.2 ? fit : Math.min(fit, (half - widest[i]) / cx - 14);
   }, Math.min(width, height) / 2 - 70);
-  let lines = axes.map((axis) => [axis.label, `max ${countOrNumber(axis.max)}${axis.unit ? ` ${axis.unit}` : ""}`]);
+  // An axis none of the entries has a value for (lists without process counts) says so, not "max –".
+  const maxOf = (axis) => (axis.max == null ? "none recorded" : `max ${countOrNumber(axis.max)}`);
+  let lines = axes.map((axis) => [axis.label, `${maxOf(axis)}${axis.unit && axis.max != null ? ` ${axis.unit}` : ""}`]);
   let widest = measure(lines);
   if (room(widest) < COMFORTABLE_RADIUS) {
-    lines = axes.map((axis) => [axis.label, `max ${countOrNumber(axis.max)}`, ...(axis.unit ? [axis.unit] : [])]);
+    lines = axes.map((axis) => [axis.label, maxOf(axis), ...(axis.unit && axis.max != null ? [axis.unit] : [])]);
     widest = measure(lines);
   }
   probe.remove();
