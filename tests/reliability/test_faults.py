@@ -28,6 +28,7 @@ import pytest
 from tests.reliability.records import record
 from tests.reliability.stack import Stack, StackError, http, json_body
 from tests.submissions.archives import pack_folder
+from tests.support.volume import volume
 
 FINAL = {"verified", "invalid", "rejected"}
 MEDIA_TMPFS_MIB = 512
@@ -50,6 +51,9 @@ STACK_ENV = {
     "S3_READ_TIMEOUT_S": "12",
 }
 SCRATCH_TMPFS_KIB = 64
+# The padding of the upload a worker is killed in: its ingest lasts over a second at 80 MiB, and the
+# kill follows the "processing" status within milliseconds; `make reliability` sends 200 MiB.
+KILLED_UPLOAD_MIB = volume(suite=80, full=200)
 RECOVERY_TIMEOUT_S = 120
 
 pytestmark = pytest.mark.faults
@@ -127,7 +131,7 @@ def _real(io500_submissions: Path, number: int) -> bytes:
     return pack_folder(io500_submissions / f"submission-{number}")
 
 
-def _slow(io500_submissions: Path, padding_mib: int = 200) -> bytes:
+def _slow(io500_submissions: Path, padding_mib: int) -> bytes:
     """A real, valid run plus incompressible padding: unpacking takes long enough to kill it midway."""
     buffer = io.BytesIO()
     folder = io500_submissions / "submission-33"
@@ -190,7 +194,7 @@ def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
     any_stack: tuple[Stack, str], io500_submissions: Path
 ) -> None:
     stack, token = any_stack
-    status, body = _upload(stack, token, _slow(io500_submissions), "slow.tar")
+    status, body = _upload(stack, token, _slow(io500_submissions, KILLED_UPLOAD_MIB), "slow.tar")
     assert status == 202, body
     _wait_status(stack, body["id"], "processing")
     worker = next(s for s in stack.services if s.name == "worker")
@@ -206,7 +210,10 @@ def test_a_worker_killed_mid_ingest_is_recovered_without_duplicates(
     record(
         "faults",
         f"worker kill -9 mid-ingest ({storage})",
-        fault=f"kill -9 of the Celery worker and its pool while it unpacked a 200 MiB upload ({storage})",
+        fault=(
+            f"kill -9 of the Celery worker and its pool while it unpacked a {KILLED_UPLOAD_MIB} MiB upload"
+            f" ({storage})"
+        ),
         submissions=1,
         lost=0,
         stuck=0,
