@@ -4,7 +4,8 @@
 cgroup's counter also holds the chromium, workers and daemons a test started, wherever they were
 re-parented. With PYTEST_CPU_USAGE=PATH (a cgroup v1 `cpuacct.usage`, in nanoseconds) and
 PYTEST_CPU_REPORT=FILE, writes FILE: one line per test, its setup, call and teardown together,
-most CPU first. PostgreSQL's backends and Redis are not in the cgroup.
+most CPU first (a module's or the session's fixture counts in the first test that uses it).
+PostgreSQL's backends and Redis are not in the cgroup: scripts/service_cpu.py counts them.
 """
 
 from __future__ import annotations
