@@ -25,7 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-] + [arg for arg in os.environ.get("E2E_EXTRA", "").split() if arg]
+]
 VIEWPORT = {"width": 1280, "height": 900}
 # Screenshots of the pages a test walks through cost chromium about a tenth of its CPU: taken when
 # asked (`make screenshots`, or E2E_SCREENSHOTS=1), and always of every open page when a test fails.
@@ -144,10 +144,9 @@ def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> Non
 
 # A phone's and a desktop's screen: every page of a journey is looked at in both.
 WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
-# frontend/static/frontend/js/charts/common.js redraws a chart 150 ms after the last resize: after
-# a resize, each drawn chart is waited for until it fits its box again (at once when none is wider).
-# Every shown chart drawn for its box's present width (common.js redraws 150 ms after the box
-# changed and records the width it drew for), and no chart wider than its box.
+# After a resize: every shown chart drawn again for its box's new width (frontend/static/frontend/js/
+# charts/common.js redraws 150 ms after the box changed and records the width it drew at), and none
+# wider than its box. A chart that merely fits may still be the drawing for the old width.
 CHARTS_FIT = """() => [...document.querySelectorAll('[data-chart]')].every((chart) =>
     chart.dataset.state !== 'drawn' || chart.clientWidth === 0
     || (chart.dataset.drawnWidth === String(chart.clientWidth)
