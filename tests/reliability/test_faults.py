@@ -51,8 +51,9 @@ STACK_ENV = {
     "S3_READ_TIMEOUT_S": "12",
 }
 SCRATCH_TMPFS_KIB = 64
-# The padding of the upload a worker is killed in: its ingest lasts over a second at 80 MiB, and the
-# kill follows the "processing" status within milliseconds; `make reliability` sends 200 MiB.
+# The padding of the upload a worker is killed in: the kill follows the "processing" status within
+# milliseconds (a kept connection polls every 2 ms), and unpacking 80 MiB lasts far longer than
+# that, so the kill lands mid-ingest; `make reliability` sends 200 MiB.
 KILLED_UPLOAD_MIB = volume(suite=80, full=200)
 RECOVERY_TIMEOUT_S = 120
 
