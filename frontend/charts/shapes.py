@@ -55,8 +55,9 @@ def history_points(rows: Iterable[Mapping[str, Any]], *, filesystem: str = "") -
     filesystems: set[str] = set()
     releases: list[str] = []
     for row in rows:
-        if canonical("filesystem", row.get("filesystem")):
-            filesystems.add(canonical("filesystem", row.get("filesystem")))
+        name = canonical("filesystem", row.get("filesystem"))
+        if name:
+            filesystems.add(name)
         if wanted is not None and facet_key("filesystem", row.get("filesystem")) != wanted:
             continue
         if row["release"] not in releases:
