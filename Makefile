@@ -26,9 +26,8 @@ install: system-packages $(VENV)/.installed node_modules/.installed runner
 system-packages:
 	scripts/install-system-packages.sh
 
-$(VENV)/.installed: requirements.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+$(VENV)/.installed: requirements.txt scripts/install_venv.sh
+	PYTHON=$(PYTHON) scripts/install_venv.sh $(VENV) requirements.txt
 	touch $@
 
 runner:

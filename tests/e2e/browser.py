@@ -142,6 +142,20 @@ def log_in(page: Any, base: str, username: str, password: str = PASSWORD) -> Non
     page.wait_for_load_state()
 
 
+def build_and_open_draft(
+    page: Any, base: str, release: str, kind: str = "production", *, every: bool = False
+) -> None:
+    """The committee builds a release's drafts (`every` kind, or `kind` alone) from its page, then
+    follows the link to the draft of `kind`. The link is on the page before the build too: it is
+    followed only once the build's confirmation is shown, and the draft waited for until loaded."""
+    page.goto(f"{base}/review/releases/{release}/")
+    row = f"#release-lists tr[data-kind={kind}]"
+    page.click("[data-role=build-all]" if every else f"{row} button:has-text('uild draft')")
+    page.wait_for_selector(".message-success:has-text('draft list(s)')")
+    page.click(f"{row} a >> nth=0")
+    page.wait_for_url(f"**/review/releases/{release}/lists/{kind}/")
+
+
 # A phone's and a desktop's screen: every page of a journey is looked at in both.
 WIDTHS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1400, "height": 900}}
 # After a resize: every shown chart drawn again for its box's new width (frontend/static/frontend/js/

@@ -25,7 +25,15 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import ARTIFACTS, WIDTHS, log_in, misfits_at_each_width, open_page, screenshot
+from tests.e2e.browser import (
+    ARTIFACTS,
+    WIDTHS,
+    build_and_open_draft,
+    log_in,
+    misfits_at_each_width,
+    open_page,
+    screenshot,
+)
 from tests.submissions.archives import pack_folder
 from tests.submissions.review.helpers import open_release, verified_upload
 from tests.support.chart_data import rich_history
@@ -244,9 +252,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     committee.fill("#decision-reason", "Complete disclosure; open-source DAOS on commodity hardware.")
     committee.click("[data-action=accept]")
     committee.wait_for_selector("[data-role=review-state]:has-text('Accepted')")
-    committee.goto(f"{base}/review/releases/isc40/")
-    committee.click("[data-role=build-all]")
-    committee.click("#release-lists tr[data-kind=production] a")
+    build_and_open_draft(committee, base, "isc40", every=True)
     committee.click("[data-role=publish]")
     # ISC40 is not due yet: the committee confirms an early publish, the dates stated.
     committee.wait_for_selector("[data-role=confirm-early]")
@@ -255,9 +261,7 @@ def test_a_newcomer_submits_and_the_committee_reviews_publishes_and_cannot_publi
     committee.click("[data-role=confirm-early]")
     committee.wait_for_selector("text=Published")
     assert Submission.objects.get().review_state == ReviewState.PUBLISHED
-    committee.goto(f"{base}/review/releases/isc40/")
-    committee.click("#release-lists tr[data-kind=production] button:has-text('Build draft')")
-    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    build_and_open_draft(committee, base, "isc40")
     committee.fill("[name=reason]", "The system name was corrected by the submitter.")
     committee.click("[data-role=publish]")
     committee.click("[data-role=confirm-early]")

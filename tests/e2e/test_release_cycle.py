@@ -21,7 +21,7 @@ from submissions.models import ReviewState, Submission
 from submissions.review.models import QUESTIONNAIRE_SECTIONS
 from submissions.review.roles import committee_member_add
 from tests.conftest import PASSWORD
-from tests.e2e.browser import WIDTHS, log_in, misfits_at_each_width, open_page
+from tests.e2e.browser import WIDTHS, build_and_open_draft, log_in, misfits_at_each_width, open_page
 from tests.submissions.archives import pack_folder
 from tests.support.data import submission_folder
 
@@ -237,9 +237,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
         assess_and_start(committee, base, submission)
         accept(committee)
         committee.wait_for_selector("[data-role=review-state]:has-text('Accepted')")
-    committee.goto(f"{base}/review/releases/isc40/")
-    committee.click("[data-role=build-all]")
-    committee.click("#release-lists tr[data-kind=production] a")
+    build_and_open_draft(committee, base, "isc40", every=True)
     # Run 102 is verified from its summaries only: the draft leaves it out and says why.
     gap = runs["ann", 102]
     assert committee.locator(f"[data-role=evidence-gaps] tr[data-submission='{gap.pk}']").count() == 1
@@ -253,9 +251,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.wait_for_selector("text=Published")
 
     # The moved run is on SC40's draft, not on ISC40's.
-    committee.goto(f"{base}/review/releases/sc40/")
-    committee.click("#release-lists tr[data-kind=production] button:has-text('Build draft')")
-    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    build_and_open_draft(committee, base, "sc40")
     assert committee.locator(f"#draft-table tr[data-submission='{moved.pk}']").count() == 1
     assert fits_each_width(committee, "10-moved-on-sc40-draft")
 
@@ -268,9 +264,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.click("[data-action=exclude]")
     confirm_decision(committee, "The run used a modified benchmark.")
     committee.wait_for_selector("[data-role=entry-decisions]")
-    committee.goto(f"{base}/review/releases/isc40/")
-    committee.click("#release-lists tr[data-kind=production] button:has-text('uild draft')")
-    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    build_and_open_draft(committee, base, "isc40")
     # The correction's draft carries over the version it corrects and is compared with it.
     assert "A correction of" in committee.locator("#carried-from").inner_text()
     origins = committee.locator("#draft-table [data-role=origin]")
@@ -317,9 +311,7 @@ def test_a_whole_release_cycle_with_withdrawal_duplicate_fix_move_correction_and
     committee.wait_for_selector("[data-role=revoked]")
     assert "official one after all" in committee.locator("[data-role=revoked]").inner_text()
     assert fits_each_width(committee, "14-exclusion-revoked")
-    committee.goto(f"{base}/review/releases/isc40/")
-    committee.click("#release-lists tr[data-kind=production] button:has-text('uild draft')")
-    committee.click("#release-lists tr[data-kind=production] a >> nth=0")
+    build_and_open_draft(committee, base, "isc40")
     back = committee.locator(f"[data-role=correction] [data-role=added] li[data-submission='{excluded.pk}']")
     assert back.count() == 1
     assert fits_each_width(committee, "15-revoked-back-on-draft")
