@@ -22,9 +22,9 @@ from scoring import ReadError, Verification, verify
 from scoring.hashes import format_hash, score_hash
 from scoring.means import geometric_mean
 from scoring.model import BW_PHASES, MD_PHASES, SCORED_PHASES, Severity
-from scoring.readers.locate import read_runs
 from scoring.readers.raw import parse_ior
 from scoring.rules.physics import physics_measurements
+from tests.scoring.corpus import corpus_runs
 
 # Real runs of several output eras (submission, run directory inside it).
 C_ISC20 = (111, ".")  # io500-isc20, IOR 3.3 with summary tables, no per-rank CSVs
@@ -246,7 +246,7 @@ def test_no_run_of_the_shared_corpus_breaks_an_invariant_and_most_are_checked(su
     broken: list[str] = []
     for folder in sorted(path for path in submissions.iterdir() if path.is_dir()):
         try:
-            runs = read_runs(folder)
+            runs = corpus_runs(folder.name)
         except ReadError:
             continue
         for run in runs:

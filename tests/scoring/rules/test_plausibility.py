@@ -14,7 +14,6 @@ import pytest
 
 from scoring import ReadError
 from scoring.model import BW_PHASES, GIB_PER_S, Finding, IorVolume, RawOutput, RunResult, Severity
-from scoring.readers.locate import read_runs
 from scoring.rules.plausibility import (
     DeclaredFacts,
     declared_plausibility_findings,
@@ -22,6 +21,7 @@ from scoring.rules.plausibility import (
     plausibility_rules,
     written_bytes,
 )
+from tests.scoring.corpus import corpus_runs
 from tests.scoring.run_builders import make_phase, make_run
 
 GIB = 2**30
@@ -184,7 +184,7 @@ def _corpus_runs(submissions: Path) -> list[tuple[str, RunResult]]:
     runs: list[tuple[str, RunResult]] = []
     for folder in sorted(path for path in submissions.iterdir() if path.is_dir()):
         try:
-            runs.extend((f"{folder.name}/{run.path}", run) for run in read_runs(folder))
+            runs.extend((f"{folder.name}/{run.path}", run) for run in corpus_runs(folder.name))
         except ReadError:
             continue
     return runs
