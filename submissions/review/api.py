@@ -4,6 +4,7 @@ and marks duplicates). Parses input, calls the one service, answers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -264,6 +265,12 @@ class RevisionSerializer(serializers.ModelSerializer[SubmissionRevision]):
 
 
 def _unknown_names(data: Any, known: Any) -> Response | None:
+    """A 400 naming the fields `data` holds that are not `known`, or a body that is no object."""
+    if not isinstance(data, Mapping):
+        return Response(
+            {"detail": f"The body must be a JSON object of fields; the fields are {', '.join(known)}."},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     unknown = sorted(str(name) for name in data if name not in known)
     if not unknown:
         return None

@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,25 +246,36 @@ def rejects_unaligned_direct_io(directory: Path) -> bool:
     return False
 
 
+@pytest.fixture
+def disk_folder() -> Iterator[Path]:
+    """A temporary folder on a disk's file system: scripts/pytest_groups.sh puts the suite's temporary
+    files on a tmpfs and names the disk's temporary folder in TEST_DISK_TMPDIR."""
+    folder = Path(tempfile.mkdtemp(dir=os.environ.get("TEST_DISK_TMPDIR") or None))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.parametrize(
     "extra",
     ["[ior-hard]\nAPI = POSIX --posix.odirect\n", "[ior-hard-write]\nposix.odirect = TRUE\n"],
     ids=["api-option", "isc20-key"],
 )
-def test_posix_odirect_takes_effect(built: Path, tmp_path: Path, extra: str) -> None:
+def test_posix_odirect_takes_effect(built: Path, disk_folder: Path, extra: str) -> None:
     """With O_DIRECT, ior-hard's unaligned 47,008-byte writes fail on a file system that checks alignment
     (ext4, xfs), as they do under the official application: the run stops there with EINVAL."""
-    if not rejects_unaligned_direct_io(tmp_path):
+    if not rejects_unaligned_direct_io(disk_folder):
         pytest.fail(
-            f"{tmp_path} accepts unaligned O_DIRECT writes; the test needs ext4 or xfs (as /tmp here)"
+            f"{disk_folder} accepts unaligned O_DIRECT writes; the test needs ext4 or xfs (as /tmp here)"
         )
-    done = mpirun([str(small_config(tmp_path, extra)), f"--timestamp={TIMESTAMP}"], cwd=tmp_path)
+    done = mpirun([str(small_config(disk_folder, extra)), f"--timestamp={TIMESTAMP}"], cwd=disk_folder)
     assert done.returncode == 3, done.stdout + done.stderr
     cause = (
         r"ior-hard-write: write of 47008 bytes failed on \S+/ior-hard/file at offset \d+: Invalid argument"
     )
     assert re.search(r"ERROR rank \d: " + cause, done.stdout)
-    summary = (tmp_path / "results" / TIMESTAMP / "result_summary.txt").read_text()
+    summary = (disk_folder / "results" / TIMESTAMP / "result_summary.txt").read_text()
     assert "[RESULT]       ior-easy-write" in summary  # the phases before it ran normally
     assert "ior-hard-write" not in summary.split("ERROR")[0]
     assert "[SCORE" not in summary

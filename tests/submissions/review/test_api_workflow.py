@@ -116,6 +116,18 @@ def test_a_description_edit_naming_no_field_of_the_description_is_refused(
     assert answer.json()["unknown_fields"] == ["nodes"]
 
 
+@pytest.mark.parametrize("body", ["null", "[]", "12", '"client_nodes"'])
+@pytest.mark.parametrize(("step", "method"), [("system", "patch"), ("questionnaire", "put")])
+def test_a_body_that_is_no_json_object_is_refused_with_the_fields_named(
+    draft: Submission, submitter: Any, api_client_for: Any, step: str, method: str, body: str
+) -> None:
+    # Found by the API fuzz once its bodies reached the submitter's own draft: `null` was a 500.
+    send = getattr(api_client_for(submitter), method)
+    answer = send(url(draft, step), body, content_type="application/json")
+    assert answer.status_code == 400
+    assert "must be a JSON object of fields" in answer.json()["detail"]
+
+
 def test_another_account_cannot_edit_the_description(
     draft: Submission, other_submitter: Any, api_client_for: Any
 ) -> None:
