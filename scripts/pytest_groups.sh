@@ -61,6 +61,11 @@ if [[ -d $SCRATCH_ROOT && -w $SCRATCH_ROOT ]]; then
   export TEST_DISK_TMPDIR=${TMPDIR:-/tmp}
   export TMPDIR=$scratch
 fi
+# Every test client loads the middleware, and WhiteNoise's scans STATIC_ROOT: a checkout where
+# `make demo` collected the static files (./staticfiles, 747 files) spent half of the authorisation
+# matrix's CPU there. The suite runs as on a fresh clone, with none collected (the private stacks
+# collect their own).
+export STATIC_ROOT=${TMPDIR:-/tmp}/io500-tests-no-static-$$
 cleanup() {
   "$TEST_PYTHON" scripts/test_db_template.py drop "$TEST_DATABASE_URL" >/dev/null
   if [[ -n $scratch ]]; then
