@@ -4,7 +4,9 @@ only those (collecting every module costs each process several CPU-seconds, the 
 most of all) and still selects by the group's own marker expression.
 
 PYTEST_GROUP_FILES=DIR and one line `name|marker expression|where` per group in PYTEST_GROUP_MARKERS,
-`where` as the group would be run (paths, and --ignore=PATH to leave a folder out); DIR/NAME.files
+`where` as the group would be run (paths, and --ignore=PATH to leave a path out; of the paths and the
+left-out paths a test file is under, the longest decides, so a group may take back a file from a
+folder it leaves out); DIR/NAME.files
 gets one path a line, in collection order. `--share=K/N` in `where` keeps every N-th of those files
 from the K-th on: N groups with the same markers and paths and K = 1..N split the files between them
 (one long sequential group, the browser's, becomes two that overlap).
@@ -41,14 +43,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         files: dict[str, None] = {}
         for item in items:
             path = str(item.path.relative_to(root))
-            if (
-                any(_folder(path).startswith(folder) for folder in inside)
-                and not any(_folder(path).startswith(folder) for folder in ignored)
-                and expression.evaluate(MarkMatcher.from_markers(item.iter_markers()))
+            if _taken(_folder(path), inside, ignored) and expression.evaluate(
+                MarkMatcher.from_markers(item.iter_markers())
             ):
                 files[path] = None
         mine = list(files)[share_index - 1 :: share_count]
         (out / f"{name}.files").write_text("".join(f"{path}\n" for path in mine))
+
+
+def _taken(path: str, inside: list[str], ignored: list[str]) -> bool:
+    """Whether the most specific of the group's paths and left-out paths `path` is under is a path."""
+    taking = max((len(folder) for folder in inside if path.startswith(folder)), default=-1)
+    leaving = max((len(folder) for folder in ignored if path.startswith(folder)), default=-1)
+    return taking > leaving
 
 
 def _folder(path: str) -> str:

@@ -20,11 +20,13 @@ TEST_PYTHON=${TEST_PYTHON:-.venv/bin/python}
 : "${SLOW_TESTS:?SLOW_TESTS must be set (the markers of the groups beside the rest)}"
 
 # name | database suffix | Celery Redis URL | cache Redis URL | marker expression | where (paths, --ignore)
-# The rest is split by folder in two: together they always hold every test of `not SLOW_TESTS`.
-REST_A="tests/scoring tests/submissions"
+# The rest is split by path in two (scripts/pytest_group_files.py: the most specific path or left-out
+# path decides), about even in CPU: together they always hold every test of `not SLOW_TESTS`.
+REST_A="tests/scoring tests/submissions --ignore=tests/scoring/test_redteam.py"
+REST_B="tests --ignore=tests/scoring --ignore=tests/submissions tests/scoring/test_redteam.py"
 GROUPS_TABLE="
 rest-a||${TEST_REDIS_URL:-redis://127.0.0.1:6379/7}|${TEST_CACHE_URL:-redis://127.0.0.1:6379/6}|not ($SLOW_TESTS)|$REST_A
-rest-b|_rest|${TEST_REDIS_URL_REST:-redis://127.0.0.1:6379/12}|${TEST_CACHE_URL_REST:-redis://127.0.0.1:6379/15}|not ($SLOW_TESTS)|tests ${REST_A//tests\//--ignore=tests/}
+rest-b|_rest|${TEST_REDIS_URL_REST:-redis://127.0.0.1:6379/12}|${TEST_CACHE_URL_REST:-redis://127.0.0.1:6379/15}|not ($SLOW_TESTS)|$REST_B
 browser-a|_browser|${TEST_REDIS_URL_BROWSER:-redis://127.0.0.1:6379/4}|${TEST_CACHE_URL_BROWSER:-redis://127.0.0.1:6379/3}|e2e or crawl|tests --share=1/2
 browser-b|_browser_b|${TEST_REDIS_URL_BROWSER_B:-redis://127.0.0.1:6379/0}|${TEST_CACHE_URL_BROWSER_B:-redis://127.0.0.1:6379/13}|e2e or crawl|tests --share=2/2
 runner-fuzz-a|_fuzz|${TEST_REDIS_URL_FUZZ:-redis://127.0.0.1:6379/5}|${TEST_CACHE_URL_FUZZ:-redis://127.0.0.1:6379/8}|(runner or fuzz) and not (e2e or crawl or worker or faults)|tests --share=1/2
