@@ -203,15 +203,19 @@ def misfits_at_each_width(
     walking twice through the uploads and decisions that cost most of its time."""
     first = page.viewport_size
     misfits: list[str] = []
-    for width, viewport in WIDTHS.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+    # The other widths first and the page's own last, so that it ends where it was without a resize
+    # back (each resize lays the page out and redraws its charts again).
+    for width, viewport in sorted(WIDTHS.items(), key=lambda item: item[1] == first):
+        if page.viewport_size != viewport:
+            page.set_viewport_size(viewport)
+            page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
         if check is not None:
             check(width)
         screenshot(page, f"{prefix}-{width}-{name}")
         if not fits_its_screen(page):
             misfits.append(f"{name} at {width}")
-    page.set_viewport_size(first)
+    if page.viewport_size != first:
+        page.set_viewport_size(first)
     return misfits
 
 
