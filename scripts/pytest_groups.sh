@@ -51,7 +51,7 @@ TIMEFORMAT="%R %U %S"
 # The groups' temporary files (pytest's tmp_path, the private stacks' clusters and media, unpacked
 # archives, chromium's profiles) go to a tmpfs where the machine has one (TEST_SCRATCH_ROOT, default
 # /dev/shm): the tests make and remove hundreds of thousands of files, which on this machine's disk
-# (ext4, discard) cost the kernel about twice the CPU (test_unpack.py: 9.5 against 5.6 CPU-s). A
+# (ext4, discard) cost 1.7 times the CPU (test_unpack.py: 9.5 against 5.6 CPU-s, the kernel's mostly). A
 # folder like /tmp (sticky, open to all: the private PostgreSQL runs as its own account), removed at
 # the end with everything in it.
 SCRATCH_ROOT=${TEST_SCRATCH_ROOT:-/dev/shm}
@@ -63,7 +63,7 @@ if [[ -d $SCRATCH_ROOT && -w $SCRATCH_ROOT ]]; then
   export TEST_DISK_TMPDIR=${TMPDIR:-/tmp}
   export TMPDIR=$scratch
 fi
-# Every test client loads the middleware, and WhiteNoise's scans STATIC_ROOT: a checkout where
+# Every test client loads the middleware, and WhiteNoise's then scans STATIC_ROOT: a checkout where
 # `make demo` collected the static files (./staticfiles, 747 files) spent half of the authorisation
 # matrix's CPU there. The suite runs as on a fresh clone, with none collected (the private stacks
 # collect their own).

@@ -3,10 +3,10 @@
 Generated bodies must reach the code that reads them: a request that carries a body is sent to a
 draft submission of the fuzzer's own and to an open release, where random path ids would find nothing
 (every such request answered 404 before its body was read); requests without a body keep their
-generated ids. A modest budget per operation keeps this in CI: the schema's examples and generated
-inputs, and under TEST_VOLUME=full schemathesis's coverage phase as well (boundary values of every
-field, hundreds of inputs per operation); `benchmarks/fuzz.py` runs the same against a live stack with
-a large budget and reports how many inputs were tried.
+generated ids. A modest budget per operation keeps this in CI: the schema's examples (it has none
+now) and generated inputs; under TEST_VOLUME=full, schemathesis's coverage phase as well (boundary
+values of every field, hundreds of inputs per operation). `benchmarks/fuzz.py` runs the same against
+a live stack with a large budget and reports how many inputs were tried.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
 from tests.reliability.records import record
-from tests.support.volume import volume
+from tests.support.volume import FULL, volume
 
 pytestmark = pytest.mark.fuzz
 
@@ -36,7 +36,7 @@ _reached: dict[str, int] = {}  # answers other than 404, per operation
 # Loaded at collection, in-process through WSGI: pytest-django has configured Django by then, and
 # the schema view needs no database.
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
-schema.config.phases.coverage.enabled = volume(suite=0, full=1) == 1
+schema.config.phases.coverage.enabled = FULL
 
 
 @dataclass
