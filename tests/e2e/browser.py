@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,6 +193,24 @@ def fits_its_screen(page: Any) -> bool:
     return fits
 
 
+def each_width(
+    page: Any, *, own_last: bool = False, before_resize: Callable[[Any], None] | None = None
+) -> Iterator[str]:
+    """The page looked at in each of WIDTHS, loaded once: yields each width's name with the page
+    resized to it and its charts drawn again for it. The page's own width comes first, unresized,
+    and the page ends at another; with `own_last` it comes last, so that the page ends where it was
+    without a resize back (each resize lays the page out and redraws its charts again).
+    `before_resize(page)` runs before each resize."""
+    own = page.viewport_size
+    for name, viewport in sorted(WIDTHS.items(), key=lambda item: (item[1] == own) == own_last):
+        if page.viewport_size != viewport:
+            if before_resize is not None:
+                before_resize(page)
+            page.set_viewport_size(viewport)
+            page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+        yield name
+
+
 def misfits_at_each_width(
     page: Any, name: str, check: Callable[[str], None] | None = None, *, prefix: str = "journey"
 ) -> list[str]:
@@ -203,12 +221,7 @@ def misfits_at_each_width(
     walking twice through the uploads and decisions that cost most of its time."""
     first = page.viewport_size
     misfits: list[str] = []
-    # The other widths first and the page's own last, so that it ends where it was without a resize
-    # back (each resize lays the page out and redraws its charts again).
-    for width, viewport in sorted(WIDTHS.items(), key=lambda item: item[1] == first):
-        if page.viewport_size != viewport:
-            page.set_viewport_size(viewport)
-            page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+    for width in each_width(page, own_last=True):
         if check is not None:
             check(width)
         screenshot(page, f"{prefix}-{width}-{name}")

@@ -18,12 +18,11 @@ from submissions.models import Finding, ReviewState, Submission
 from tests.e2e.browser import (
     ARTIFACTS,
     AXE_FAILING_IMPACTS,
-    CHART_REDRAW_TIMEOUT_MS,
-    CHARTS_FIT,
     MARK_UNRENDERED,
     WIDEST,
     WIDTHS,
     axe_violations,
+    each_width,
     fits_its_screen,
     log_in,
     open_page,
@@ -38,22 +37,15 @@ from tests.factories import make_release
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def _width_of(page: Any) -> str:
-    return next(name for name, viewport in WIDTHS.items() if viewport["width"] == page.viewport_size["width"])
-
-
 def _check(page: Any, url: str, name: str, failures: list[str], axe: dict[str, Any]) -> None:
     """The page loaded once at the width the page is at, then resized to the other: it ends there,
     and the next page loads at that width. axe reads the whole page at the first width and at the
     second what only the second shows."""
     page.goto(url)
     settle(page)
-    first = _width_of(page)
-    for width in sorted(WIDTHS, key=lambda each: each != first):
-        if width != first:
-            page.evaluate(MARK_UNRENDERED)
-            page.set_viewport_size(WIDTHS[width])
-            page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
+    for looked_at, width in enumerate(
+        each_width(page, before_resize=lambda at: at.evaluate(MARK_UNRENDERED))
+    ):
         shot(page, width, f"fits-{name}")
         screenshot(page, f"journey-{width}-fits-{name}-top", full_page=False)
         if not fits_its_screen(page):
@@ -63,7 +55,7 @@ def _check(page: Any, url: str, name: str, failures: list[str], axe: dict[str, A
         failures += [f"{width} {name} ({url}): {problem}" for problem in page_problems(page)]
         if not fits_its_screen(page):
             failures.append(f"{width} {name} ({url}) with its folds open: {page.evaluate(WIDEST)}")
-        violations = axe_violations(page, only_newly_shown=width != first)
+        violations = axe_violations(page, only_newly_shown=looked_at > 0)
         axe[f"{width} {name}"] = violations
         failures += [
             f"{width} {name} ({url}): axe {v['id']} ({v['impact']}): {v['help']} at {v['targets']}"

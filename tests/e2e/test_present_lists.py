@@ -17,9 +17,8 @@ import pytest
 from registry.models import ListSnapshot, Release
 from submissions.models import Finding, Submission
 from tests.e2e.browser import (
-    CHART_REDRAW_TIMEOUT_MS,
-    CHARTS_FIT,
     WIDTHS,
+    each_width,
     fits_its_screen,
     open_page,
     screenshot,
@@ -113,8 +112,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
     # Every tab of every release, loaded once and looked at in both widths: the page is resized (its
     # charts redraw on resize as on a phone turned sideways) from the width the last page ended at,
     # so no page is drawn at a width nobody looks at.
-    width = SCREEN_WIDTHS[0]
-    session = open_page(browser, viewport={"width": width, "height": 900})
+    session = open_page(browser, viewport=WIDTHS["phone"])
     page = session.page
     for slug, name, kinds in releases:
         # /lists/<release>/ is the release's page (its lists and awards) once it published one: the
@@ -146,12 +144,9 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
                 assert provenance.count() == 0 and page.locator("#list-table").count() == 0, href
                 assert f"No public run belongs to {name}" in reason
                 assert page.locator('[data-role="what-exists"] a[href="/lists/sc25/full/"]').count() == 1
-            opened_at = width
-            for width in sorted(SCREEN_WIDTHS, key=lambda each: each != opened_at):
-                page.set_viewport_size({"width": width, "height": 900})
-                page.wait_for_function(CHARTS_FIT, timeout=CHART_REDRAW_TIMEOUT_MS)
-                screenshot(page, f"present-{width}-{slug}-{kind}", full_page=False)
-                assert fits_its_screen(page), f"{href} scrolls sideways at {width} px"
+            for screen in each_width(page):
+                screenshot(page, f"present-{WIDTHS[screen]['width']}-{slug}-{kind}", full_page=False)
+                assert fits_its_screen(page), f"{href} scrolls sideways at {screen} width"
     assert session.problems == [], session.problems
     page.context.close()
 

@@ -8,11 +8,9 @@ corpus declares, must not be (docs/plausibility.md gives the counts and reasons)
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
-from scoring import ReadError
 from scoring.model import BW_PHASES, GIB_PER_S, Finding, IorVolume, RawOutput, RunResult, Severity
 from scoring.rules.plausibility import (
     DeclaredFacts,
@@ -21,7 +19,7 @@ from scoring.rules.plausibility import (
     plausibility_rules,
     written_bytes,
 )
-from tests.scoring.corpus import corpus_runs
+from tests.scoring.corpus import readable_corpus_runs
 from tests.scoring.run_builders import make_phase, make_run
 
 GIB = 2**30
@@ -180,21 +178,11 @@ def test_each_undeclared_value_is_named() -> None:
 
 
 # --- the shared corpus -------------------------------------------------------------------------------
-def _corpus_runs(submissions: Path) -> list[tuple[str, RunResult]]:
-    runs: list[tuple[str, RunResult]] = []
-    for folder in sorted(path for path in submissions.iterdir() if path.is_dir()):
-        try:
-            runs.extend((f"{folder.name}/{run.path}", run) for run in corpus_runs(folder.name))
-        except ReadError:
-            continue
-    return runs
-
-
-def test_no_honest_run_of_the_shared_corpus_is_flagged(submissions: Path) -> None:
+def test_no_honest_run_of_the_shared_corpus_is_flagged() -> None:
     """With what the corpus declares (client nodes, in the raw outputs; no memory, network speed or
     device throughput anywhere in it), no run is flagged: only the note of what was not checked.
     Its 12 runs with a random 4 KiB read all read it slower than ior-easy-read (at most 0.45 times)."""
-    runs = _corpus_runs(submissions)
+    runs = readable_corpus_runs()
     assert len(runs) >= 118
     flagged = [
         f"{where} {f.code} {f.phase}"
@@ -207,15 +195,13 @@ def test_no_honest_run_of_the_shared_corpus_is_flagged(submissions: Path) -> Non
     assert all(written_bytes(run) is not None for _, run in runs)
 
 
-def test_the_corpus_against_generous_real_hardware_flags_only_the_runs_docs_examine(
-    submissions: Path,
-) -> None:
+def test_the_corpus_against_generous_real_hardware_flags_only_the_runs_docs_examine() -> None:
     """Every corpus run against 64 GiB per client node and 1600 Gbit/s per client node (eight 200 Gbit/s
     links, the most any listed client carries): docs/plausibility.md examines the two runs flagged."""
     declared = DeclaredFacts(memory_per_node_bytes=64 * GIB, network_gbps_per_node=1600)
     flagged = {
         (where, f.code)
-        for where, run in _corpus_runs(submissions)
+        for where, run in readable_corpus_runs()
         for f in declared_plausibility_findings(run, declared)
         if f.code != "plausibility-not-checked"
     }
