@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import time
 from typing import Any
 
@@ -25,7 +26,13 @@ SYSTEM = {
 
 def real_tarball(number: int) -> ContentFile[bytes]:
     """A real IO500 submission folder of the shared data, packed as .tgz on the fly."""
-    return ContentFile(pack_folder(submission_folder(number)), name=f"s{number}.tgz")
+    return ContentFile(_packed(number), name=f"s{number}.tgz")
+
+
+@functools.cache
+def _packed(number: int) -> bytes:
+    # The shared data is read-only and pack_folder deterministic: each folder is packed once a run.
+    return pack_folder(submission_folder(number))
 
 
 def published_score(number: int) -> float:
