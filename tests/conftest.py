@@ -24,6 +24,7 @@ import pytest
 from tests.support.data import REPO, data_root, submissions_root
 
 WORKER_START_TIMEOUT_S = 90
+PASSWORD = "correct horse battery staple"
 
 # Python's cycle collector, at its default thresholds, ran a young collection every 700 new objects
 # and a full one every few dozen, each walking every object the process holds (Django, the imported
@@ -31,7 +32,6 @@ WORKER_START_TIMEOUT_S = 90
 # collections here, and the objects that live through the collection frozen out of the full ones
 # (pytest_collection_finish), cut that to about a third; garbage without cycles is still freed at once.
 gc.set_threshold(50_000, 20, 100)
-PASSWORD = "correct horse battery staple"
 
 
 def _django_active(request: pytest.FixtureRequest) -> bool:
@@ -43,11 +43,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     # scripts/pytest_groups.sh migrates one database per run and names it here: each group's test
     # database is a copy of it (pytest-django's `migrate` then has nothing left to apply) instead of
     # running every migration again.
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
     template = os.environ.get("TEST_DATABASE_TEMPLATE")
     if template:
-        from django.conf import settings
-
-        settings.DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = template
+        database.setdefault("TEST", {})["TEMPLATE"] = template
+    if "postgresql" in database["ENGINE"]:
+        # A test database is thrown away: its commits need not wait for the disk (PostgreSQL still
+        # writes them, in the background), as thousands of commits of the live-server tests did.
+        options = database.setdefault("OPTIONS", {})
+        options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +67,18 @@ def media_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _isolated_media_root(request: pytest.FixtureRequest, media_root: Path) -> None:
     if _django_active(request):
         request.getfixturevalue("settings").MEDIA_ROOT = str(media_root)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cheap_flushes(request: pytest.FixtureRequest) -> Iterator[None]:
+    # After each transactional test (tests/support/flush.py).
+    if not _django_active(request):
+        yield
+        return
+    from tests.support.flush import postgres_flushes_by_deleting
+
+    with postgres_flushes_by_deleting():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -158,13 +176,17 @@ class _SharedHistory:
         if self.atomic is not None:
             return
         from django.core.management import call_command
-        from django.db import transaction
+        from django.db import connection, transaction
 
         with self.blocker.unblock():
             self.atomic = transaction.atomic()
             self.atomic.__enter__()
             with _bulk_rebuild_off():
                 call_command("import_io500", str(self.data), "--skip-raw", stdout=io.StringIO())
+            # The import's foreign keys checked here, once: PostgreSQL otherwise keeps their deferred
+            # checks pending, and each test's teardown (SET CONSTRAINTS ALL IMMEDIATE, inside its
+            # savepoint, undone with it) ran all of them again, about 45 ms a test.
+            connection.check_constraints()
 
     def leave(self) -> None:
         if self.atomic is None:
@@ -196,12 +218,12 @@ def _is_transactional(item: pytest.Item) -> bool:
     )
 
 
-@pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the tests that read the shared history one after the other (where the first of them
     is), so that it is imported once."""
