@@ -109,10 +109,13 @@ run_group() { # name suffix redis cache markers where [pytest args]
     for word in "${where[@]}"; do [[ $word == --share=* ]] || kept+=("$word"); done
     where=("${kept[@]}")
   fi
+  # schemathesis' plugin (about a CPU-second to import) only where a test module uses it.
+  local plugins=(-p scripts.pytest_cpu_report)
+  if [[ -s $LOG_DIR/$name.files ]] && ! grep -qs schemathesis "${where[@]}"; then plugins+=(-p no:schemathesis); fi
   local TIMEFORMAT="%R %U %S"
   {
     time PYTHONPATH=. DATABASE_URL="$TEST_DATABASE_URL$suffix" REDIS_URL=$redis CACHE_URL=$cache \
-      in_cgroup "$name" "$PYTEST" -p scripts.pytest_cpu_report -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
+      in_cgroup "$name" "$PYTEST" "${plugins[@]}" -m "$markers" "${where[@]}" "$@" >"$LOG_DIR/$name.log" 2>&1
   } 2>"$LOG_DIR/$name.time"
 }
 # `time` counts only the processes a group waited for; chromium's zygote and renderers and the
