@@ -6,8 +6,6 @@ header the bundled runner and earlier scripts already use.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -19,26 +17,25 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.request import Request
 
 from submissions.accounts.models import ApiToken
+from submissions.accounts.token_format import token_digest, token_new, token_shown_prefix
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-TOKEN_PREFIX = "io500_"
+# token_digest is also this module's: the tests compare stored digests with it.
+__all__ = ["api_token_issue", "api_token_user", "api_token_user_id", "token_digest"]
+
 _KEYWORD = b"token"
 # Recording every use would turn each API read into a write; once per interval tells enough.
 _LAST_USED_RESOLUTION = timedelta(minutes=5)
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @transaction.atomic
 def api_token_issue(*, user: User) -> str:
     """A new API token for `user`, replacing any earlier one; the only time the plain token is seen."""
     ApiToken.objects.filter(user=user).delete()
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[: len(TOKEN_PREFIX) + 6])
+    token = token_new()
+    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token_shown_prefix(token))
     return token
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import json
 import os
 import resource
@@ -30,6 +29,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from submissions.accounts.token_format import token_digest, token_new, token_shown_prefix
 
 REPO = Path(__file__).resolve().parents[2]
 # The collected static files are the same for every stack (settings from the environment change
@@ -598,11 +599,11 @@ class Stack:
 
     def api_token(self, username: str) -> str:
         """A token of `username` (an account without a password is made if there is none), issued
-        once per stack. Written straight into the stack's database as `manage.py create_api_token`
-        writes it (the token's SHA-256 and its first characters): that command's process cost about
+        once per stack. Written straight into the stack's database in the format the registry issues
+        (submissions/accounts/token_format.py): `manage.py create_api_token`'s process cost about
         2 CPU-s."""
         if username not in self.tokens:
-            token = "io500_" + secrets.token_urlsafe(32)
+            token = token_new()
             self.postgres.sql(
                 self.database,
                 # An account made before (with a password) is kept; its earlier tokens are revoked.
@@ -616,8 +617,8 @@ class Stack:
                 (
                     "!" + secrets.token_urlsafe(30),  # Django's mark of an unusable password
                     username,
-                    hashlib.sha256(token.encode()).hexdigest(),
-                    token[:12],
+                    token_digest(token),
+                    token_shown_prefix(token),
                 ),
             )
             self.tokens[username] = token
