@@ -1,7 +1,8 @@
 # `make demo` and `make test` each set up what they need on a fresh machine (see README.md).
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
-PYTHON ?= python3
+# The interpreter of the virtual environment: scripts/install_venv.sh picks one unless PYTHON is given.
+PYTHON ?=
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
