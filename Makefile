@@ -27,9 +27,13 @@ install: system-packages $(VENV)/.installed node_modules/.installed runner
 system-packages:
 	scripts/install-system-packages.sh
 
-$(VENV)/.installed: requirements.txt scripts/install_venv.sh
+# Checked on every make (a fifth of a second when nothing changed): PYTHON, or the interpreter the
+# script picks, may differ from the one the environment was made from.
+$(VENV)/.installed: requirements.txt scripts/install_venv.sh FORCE
 	PYTHON=$(PYTHON) scripts/install_venv.sh $(VENV) requirements.txt
 	touch $@
+
+FORCE:
 
 runner:
 	$(MAKE) -C runner
