@@ -14,9 +14,11 @@ REQUIREMENTS=$2
 # The interpreter, when PYTHON does not name one: the distribution's python3.11 where the machine has
 # it, else python3. Debian builds its python3.11 with profile-guided and link-time optimisation and
 # links libpython into the executable; pyenv's default build (this machine's python3) does neither,
-# and the same work costs it about a third more CPU (the scoring of the whole shared corpus: 2.8-3.4
-# against 2.1-2.7 CPU-s; 545 tests of the review and list pages: 41.5-45.7 against 35.7-36.7 CPU-s,
-# interleaved runs). The suite is CPU-bound on two cores, so that is its wall time too.
+# and the same Python costs it a quarter to a third more CPU (the scoring of the whole shared corpus:
+# 2.8-3.4 against 2.1-2.7 CPU-s; 545 tests of the review and list pages: 41.5-45.7 against 35.7-36.7
+# CPU-s in their cgroup, interleaved runs). The suite is CPU-bound on two cores: a fresh clone's
+# `make test` went from 843 to 731 machine CPU-seconds (435 to 379 s), chromium and PostgreSQL
+# unchanged.
 if [[ -z ${PYTHON:-} ]]; then
   PYTHON=python3
   for candidate in /usr/bin/python3.11 python3.11; do
