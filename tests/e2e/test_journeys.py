@@ -33,6 +33,7 @@ from tests.e2e.browser import (
     misfits_at_each_width,
     open_page,
     screenshot,
+    settle,
 )
 from tests.submissions.archives import pack_folder
 from tests.submissions.review.helpers import open_release, verified_upload
@@ -105,6 +106,9 @@ def test_a_visitor_goes_from_home_to_a_list_a_system_a_comparison_history_and_a_
     assert misfits_at_each_width(page, "visitor-2-list", score_in_sight) == []
     page.click(f"#list-table tr[data-submission='{leader.pk}'] td.rank a")
     page.wait_for_selector("[data-role=system-link]")
+    # The link is below the page's charts, each drawn once its data came: clicked before they are
+    # all drawn, the click could land where the link was before they pushed it down (seen once).
+    settle(page)
     page.click("[data-role=system-link]")
     page.wait_for_url(f"**/systems/{history.daos.pk}/")
     assert misfits_at_each_width(page, "visitor-3-system") == []
