@@ -17,7 +17,6 @@ import pytest
 from tests.e2e.browser import Browsing, screenshot, settle
 from tests.factories import make_release, make_submission, publish_list
 from tests.support.chart_data import build_history, rich_history
-from tests.support.data import shared_subset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -132,51 +131,6 @@ def test_a_ranked_list_shows_its_top_5_radar_and_a_complete_list_does_not(live_s
     settle(page)
     assert page.locator("[data-chart='radar']").count() == 0
     assert browsing.problems == []
-
-
-def test_the_present_home_history_and_a_reconstructed_list_in_the_browser(
-    live_server, browsing, io500_data, tmp_path, settings
-):
-    """The real public data: home names the newest release and draws its list, the history has a
-    point of every release up to the newest, and a reconstructed list shows where it comes from."""
-    from django.core.management import call_command
-
-    # Every list, and two raw runs of releases whose lists are not public (ISC25, SC25).
-    settings.MEDIA_ROOT = tmp_path / "media"
-    call_command(
-        "import_io500", str(shared_subset(io500_data, tmp_path, {"738", "759"})), stdout=io.StringIO()
-    )
-    page = browsing.page
-    open_and_check(browsing, f"{live_server.url}/", "present-home", {"radar"})
-    heading = page.inner_text("h1")
-    assert "SC24 Research" in heading, heading
-    assert page.locator('[data-role="provenance"][data-provenance="recorded"]').count() == 1
-    assert page.locator("table.data tbody tr").count() == 129
-    assert "SC26" in page.inner_text('[data-role="newer-releases"]')
-
-    open_and_check(browsing, f"{live_server.url}/history/", "present-history", {"balance"})
-    legend = page.eval_on_selector_all(
-        '.chart[data-chart="balance"] .chart-legend li', "items => items.map(i => i.textContent)"
-    )
-    # ISC26 and SC26 have no public run yet, so nothing new to draw.
-    for release in (
-        "SC17",
-        "ISC21",
-        "SC21",
-        "ISC23",
-        "SC24",
-        "ISC25 (reconstructed)",
-        "SC25 (reconstructed)",
-    ):
-        assert release in legend, (release, legend)
-
-    open_and_check(browsing, f"{live_server.url}/lists/sc25/full/", "present-reconstructed", set())
-    notice = page.inner_text('[data-role="provenance"]')
-    assert "Reconstructed here, not an official IO500 list." in notice
-    page.goto(f"{live_server.url}/lists/isc23/production/")
-    reason = page.inner_text('[data-role="unpublished-reason"]')
-    assert "Of io500.org's lists of ISC23 only the Research list is in a public file" in reason
-    screenshot(page, "present-unpublished-production")
 
 
 def test_the_release_picker_and_the_api_docs_work_under_the_content_security_policy(live_server, browsing):

@@ -3,7 +3,9 @@ release on what is public, no list under the name of a release no public run bel
 reconstructed list never passing for the official one, and a trend that compares like with like.
 
 Walks home, the history and every tab of every release at 375 and 1400 px; with E2E_SCREENSHOTS=1
-each page lands in test-artifacts/present-<width>-<page>.png."""
+each page lands in test-artifacts/present-<width>-<page>.png. The same walk reads the real data as a
+visitor first sees it: home names the newest release and draws its list, the history has a point of
+every release up to the newest, a reconstructed list shows where it comes from."""
 
 from __future__ import annotations
 
@@ -60,6 +62,27 @@ def trend_labels_clear_of_legends(page: Any) -> list[str]:
     return clashes
 
 
+# Tabs whose sentence is checked word for word: a reconstructed list's notice, and why a list of a
+# release io500.org published is not shown.
+TABS_READ_WORD_FOR_WORD = {
+    "/lists/sc25/full/": ('[data-role="provenance"]', "Reconstructed here, not an official IO500 list."),
+    "/lists/isc23/production/": (
+        '[data-role="unpublished-reason"]',
+        "Of io500.org's lists of ISC23 only the Research list is in a public file",
+    ),
+}
+
+
+def drawn_charts(page: Any) -> set[str]:
+    """The charts of the page drawn with some content (more than five SVG elements)."""
+    drawn: list[str] = page.eval_on_selector_all(
+        ".chart[data-chart]",
+        "els => els.filter(e => e.dataset.state === 'drawn' && e.querySelectorAll('svg *').length > 5)"
+        ".map(e => e.dataset.chart)",
+    )
+    return set(drawn)
+
+
 def test_home_history_and_every_release_tab_tell_what_is_public(
     live_server, browser, io500_data, tmp_path, settings
 ):
@@ -78,6 +101,11 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         page.goto(base + "/")
         settle(page)
         screenshot(page, f"present-{width}-home")
+        heading = page.inner_text("h1")
+        assert "SC24 Research" in heading, heading
+        assert page.locator('[data-role="provenance"][data-provenance="recorded"]').count() == 1
+        assert page.locator("table.data tbody tr").count() == 129
+        assert drawn_charts(page) >= {"radar"}, "home"
         notice = page.inner_text('[data-role="newer-releases"]')
         assert "io500.org published its ISC25 lists at its BoF of 11 June 2025" in notice
         assert "the public list data ends with SC24 and holds none of them" in notice
@@ -105,6 +133,21 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         legend = page.inner_text('.chart[data-chart="trend"][data-metric="score"] .chart-legend')
         assert "reconstructed here, not official" in legend and "ISC25 1" in legend and "SC25 1" in legend
         assert trend_labels_clear_of_legends(page) == []
+        assert drawn_charts(page) >= {"balance", "trend"}, "history"
+        balance = page.eval_on_selector_all(
+            '.chart[data-chart="balance"] .chart-legend li', "items => items.map(i => i.textContent)"
+        )
+        # ISC26 and SC26 have no public run yet, so nothing new to draw.
+        for release in (
+            "SC17",
+            "ISC21",
+            "SC21",
+            "ISC23",
+            "SC24",
+            "ISC25 (reconstructed)",
+            "SC25 (reconstructed)",
+        ):
+            assert release in balance, (release, balance)
         assert fits_its_screen(page), "history scrolls sideways"
 
         assert session.problems == [], session.problems
@@ -114,6 +157,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
     # so no page is drawn at a width nobody looks at.
     session = open_page(browser, viewport=WIDTHS["phone"])
     page = session.page
+    read_word_for_word: set[str] = set()
     for slug, name, kinds in releases:
         # /lists/<release>/ is the release's page (its lists and awards) once it published one: the
         # tabs are on each list page, the first of which is then looked at without a reload.
@@ -139,6 +183,10 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
             else:
                 reason = page.inner_text('[data-role="unpublished-reason"]')
                 assert reason.strip(), href
+            if href in TABS_READ_WORD_FOR_WORD:
+                selector, sentence = TABS_READ_WORD_FOR_WORD[href]
+                assert sentence in page.inner_text(selector), href
+                read_word_for_word.add(href)
             if name in ("ISC26", "SC26") and kind in ("full", "historical"):
                 # No run of 2026 is public: no copied list under its name, and what exists instead.
                 assert provenance.count() == 0 and page.locator("#list-table").count() == 0, href
@@ -147,6 +195,7 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
             for screen in each_width(page):
                 screenshot(page, f"present-{WIDTHS[screen]['width']}-{slug}-{kind}", full_page=False)
                 assert fits_its_screen(page), f"{href} scrolls sideways at {screen} width"
+    assert read_word_for_word == set(TABS_READ_WORD_FOR_WORD)
     assert session.problems == [], session.problems
     page.context.close()
 
