@@ -232,6 +232,21 @@ def misfits_at_each_width(
     return misfits
 
 
+def chart_states(page: Any) -> list[tuple[str, str, int]]:
+    """Each chart of the page: its kind, its state (frontend/static/frontend/js/charts/common.js)
+    and how many SVG elements it holds."""
+    states: list[tuple[str, str, int]] = page.eval_on_selector_all(
+        ".chart[data-chart]",
+        "els => els.map(e => [e.dataset.chart, e.dataset.state || '', e.querySelectorAll('svg *').length])",
+    )
+    return states
+
+
+def drawn_charts(states: list[tuple[str, str, int]]) -> set[str]:
+    """The kinds of the charts drawn with some content (more than five SVG elements)."""
+    return {name for name, state, elements in states if state == "drawn" and elements > 5}
+
+
 # Loaded, and every chart on the page drawn, empty or failed (frontend/static/frontend/js/charts/
 # common.js marks each with data-state; "loading" while its data comes). A chart that never gets a
 # state has no script to draw it, which the wait's timeout reports.

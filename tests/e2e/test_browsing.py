@@ -10,23 +10,14 @@ import csv
 import datetime
 import io
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.e2e.browser import Browsing, screenshot, settle
+from tests.e2e.browser import Browsing, chart_states, drawn_charts, screenshot, settle
 from tests.factories import make_release, make_submission, publish_list
 from tests.support.chart_data import build_history, rich_history
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def chart_states(page: Any) -> list[tuple[str, str, int]]:
-    states: list[tuple[str, str, int]] = page.eval_on_selector_all(
-        ".chart[data-chart]",
-        "els => els.map(e => [e.dataset.chart, e.dataset.state || '', e.querySelectorAll('svg *').length])",
-    )
-    return states
 
 
 def open_and_check(browsing: Browsing, url: str, shot: str, charts: set[str]) -> list[tuple[str, str, int]]:
@@ -40,8 +31,7 @@ def open_and_check(browsing: Browsing, url: str, shot: str, charts: set[str]) ->
     )
     screenshot(page, shot)
     states = chart_states(page)
-    drawn = {name for name, state, elements in states if state == "drawn" and elements > 5}
-    assert charts <= drawn, f"{url}: charts not drawn: {states}"
+    assert charts <= drawn_charts(states), f"{url}: charts not drawn: {states}"
     assert browsing.problems == [], f"{url}: console errors {browsing.problems}"
     return states
 

@@ -20,6 +20,8 @@ from registry.models import ListSnapshot, Release
 from submissions.models import Finding, Submission
 from tests.e2e.browser import (
     WIDTHS,
+    chart_states,
+    drawn_charts,
     each_width,
     fits_its_screen,
     open_page,
@@ -73,16 +75,6 @@ TABS_READ_WORD_FOR_WORD = {
 }
 
 
-def drawn_charts(page: Any) -> set[str]:
-    """The charts of the page drawn with some content (more than five SVG elements)."""
-    drawn: list[str] = page.eval_on_selector_all(
-        ".chart[data-chart]",
-        "els => els.filter(e => e.dataset.state === 'drawn' && e.querySelectorAll('svg *').length > 5)"
-        ".map(e => e.dataset.chart)",
-    )
-    return set(drawn)
-
-
 def test_home_history_and_every_release_tab_tell_what_is_public(
     live_server, browser, io500_data, tmp_path, settings
 ):
@@ -105,7 +97,8 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         assert "SC24 Research" in heading, heading
         assert page.locator('[data-role="provenance"][data-provenance="recorded"]').count() == 1
         assert page.locator("table.data tbody tr").count() == 129
-        assert drawn_charts(page) >= {"radar"}, "home"
+        states = chart_states(page)
+        assert drawn_charts(states) >= {"radar"}, states
         notice = page.inner_text('[data-role="newer-releases"]')
         assert "io500.org published its ISC25 lists at its BoF of 11 June 2025" in notice
         assert "the public list data ends with SC24 and holds none of them" in notice
@@ -133,7 +126,8 @@ def test_home_history_and_every_release_tab_tell_what_is_public(
         legend = page.inner_text('.chart[data-chart="trend"][data-metric="score"] .chart-legend')
         assert "reconstructed here, not official" in legend and "ISC25 1" in legend and "SC25 1" in legend
         assert trend_labels_clear_of_legends(page) == []
-        assert drawn_charts(page) >= {"balance", "trend"}, "history"
+        states = chart_states(page)
+        assert drawn_charts(states) >= {"balance", "trend"}, states
         balance = page.eval_on_selector_all(
             '.chart[data-chart="balance"] .chart-legend li', "items => items.map(i => i.textContent)"
         )
