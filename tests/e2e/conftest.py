@@ -81,11 +81,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture
-def browser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The pages' requests reach the live server as production's reach gunicorn: each request thread
+    keeps its database connection (CONN_MAX_AGE) for its kept-alive HTTP connection, not one per
+    request; Django closes it when that HTTP connection ends (ThreadedWSGIServer.close_request), and
+    the teardown waits for those threads once the pages are closed."""
     global _chromium
-    # The live server thread must not keep a connection open past a request: the test database is
-    # dropped at the end of the session while that thread still lives.
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     if _chromium is not None and not _chromium.browser.is_connected():
         crashed = _chromium
         _chromium = None
