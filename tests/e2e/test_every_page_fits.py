@@ -74,11 +74,10 @@ def test_every_page_fits_its_screen_shows_nothing_cut_off_or_empty_and_passes_ax
     base = live_server.url
     failures: list[str] = []
     axe: dict[str, Any] = {}
-    # bypass_csp: axe is injected into pages whose policy forbids any script but the site's own.
-    visitor = open_page(browser, bypass_csp=True).page
-    submitting = open_page(browser, bypass_csp=True).page
+    visitor = open_page(browser, with_axe=True).page
+    submitting = open_page(browser, with_axe=True).page
     log_in(submitting, base, submitter.username)
-    committee = open_page(browser, bypass_csp=True).page
+    committee = open_page(browser, with_axe=True).page
     log_in(committee, base, committee_member.username)
     roles = (
         (visitor, "", pages.visitor),
