@@ -237,16 +237,31 @@ def submission_phases_data(*, head: SubmissionHead) -> dict[str, Any]:
 
 
 def _submission_rank_phases(head: SubmissionHead) -> list[dict[str, Any]]:
+    """The straggler summary of each phase; the rows are cached per phase (_submission_rank_rows)."""
+
     def build() -> list[dict[str, Any]]:
         phases = []
         for row in selectors.primary_phase_rows(submission_id=head.pk, fields=("ranks",)):
             ranks = row["ranks"] if isinstance(row["ranks"], list) else []
             summary = rank_summary(row["name"], row["unit"], ranks)
             if summary is not None:
-                phases.append({**summary, "unit": row["unit"], "rows": rank_rows(ranks)})
+                phases.append({**summary, "unit": row["unit"]})
         return phases
 
     return charts_cached("submission-rank-phases", (head.pk, head.updated_at), build)
+
+
+def _submission_rank_rows(head: SubmissionHead, phase: str) -> list[list[Any]]:
+    """The per-rank rows of one phase. Apart from the summaries: a page or an answer shows one
+    phase's rows, and the rows of all twelve of a big run are megabytes to build and to unpickle
+    from the cache at every read."""
+
+    def build() -> list[list[Any]]:
+        found = selectors.primary_phase_rows(submission_id=head.pk, fields=("ranks",), name=phase)
+        ranks = found[0]["ranks"] if found and isinstance(found[0]["ranks"], list) else []
+        return rank_rows(ranks)
+
+    return charts_cached("submission-rank-rows", (head.pk, head.updated_at, phase), build)
 
 
 def submission_ranks_data(*, head: SubmissionHead, phase: str = "") -> dict[str, Any]:
@@ -256,19 +271,17 @@ def submission_ranks_data(*, head: SubmissionHead, phase: str = "") -> dict[str,
     asked phase travels; by default the one whose slowest rank lagged the median most.
     """
     phases = _submission_rank_phases(head)
-    summaries = [{key: value for key, value in p.items() if key != "rows"} for p in phases]
     names = [p["phase"] for p in phases]
     if phase and phase not in names:
         raise KeyError(phase)
     if not phase and phases:
         phase = max(phases, key=lambda p: p.get("straggler_ratio") or 0)["phase"]
-    rows: list[list[Any]] = next((p["rows"] for p in phases if p["phase"] == phase), [])
     return {
         "submission": head.pk,
         "label": head.label,
-        "phases": summaries,
+        "phases": phases,
         "phase": phase or None,
-        "rows": rows,
+        "rows": _submission_rank_rows(head, phase) if phase else [],
     }
 
 

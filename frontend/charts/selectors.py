@@ -150,12 +150,16 @@ def _head(row: dict[str, Any]) -> SubmissionHead:
     )
 
 
-def primary_phase_rows(*, submission_id: int, fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The phases of a submission's primary run with the requested columns, in run order."""
+def primary_phase_rows(
+    *, submission_id: int, fields: tuple[str, ...], name: str | None = None
+) -> list[dict[str, Any]]:
+    """The phases of a submission's primary run (or its phase `name`) with the requested columns,
+    in run order."""
+    rows = PhaseResult.objects.filter(result__submission_id=submission_id, result__is_primary=True)
+    if name is not None:
+        rows = rows.filter(name=name)
     return list(
-        PhaseResult.objects.filter(result__submission_id=submission_id, result__is_primary=True)
-        .order_by("order", "name")
-        .values("name", "unit", "order", "value", "time_s", "scored", *fields)
+        rows.order_by("order", "name").values("name", "unit", "order", "value", "time_s", "scored", *fields)
     )
 
 
