@@ -21,6 +21,7 @@ from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
 from registry.lists.facet_names import facet_key, slug
 from registry.lists.filters import FACET_HELP
+from registry.lists.permalinks import submission_path_prefix
 from registry.lists.public_record import release_public_record, release_public_records
 from registry.lists.rows import ROW_PARAMS, SUBLIST_PARAMS, RowsResult, list_rows_cached
 from registry.lists.selectors import (
@@ -300,12 +301,6 @@ def canonical_params(params: QueryDict, result: RowsResult) -> QueryDict:
     return canonical
 
 
-def submission_url_prefix() -> str:
-    """The submission page URL without the id, so rows need no URL reversing each."""
-    sample = reverse("submissions:detail", kwargs={"pk": 0})
-    return sample[: -len("0/")]
-
-
 def list_context(
     params: QueryDict, *, release: Release, kind: str, snapshot: ListSnapshot | None
 ) -> dict[str, Any]:
@@ -341,7 +336,7 @@ def list_context(
     changes = release_changes(snapshot) if snapshot.is_frozen else None
     correction = correction_changes(snapshot) if snapshot.is_frozen else None
     new_ids = changes.added_ids if changes else frozenset()
-    detail_prefix = submission_url_prefix()
+    detail_prefix = submission_path_prefix()
     # Links write the formula in its one canonical spelling, which the caches keep.
     params = canonical_params(params, result)
     querystring = query_with(params)
@@ -395,7 +390,7 @@ def release_context(release: Release) -> dict[str, Any] | None:
     snapshots = release_current_lists(release=release)
     if not snapshots:
         return None
-    detail_prefix = submission_url_prefix()
+    detail_prefix = submission_path_prefix()
     lists = []
     for snapshot in snapshots:
         changes = release_changes(snapshot)

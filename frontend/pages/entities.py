@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from frontend.charts.entities import ENTITY_KINDS, EntityKind, entity_detail, entity_index
 from registry.core.generations import LIST_CACHE_SECONDS
 from registry.core.public_cache import mark_public
+from registry.lists.permalinks import submission_path_prefix
 
 
 def _words(kind: EntityKind) -> dict[str, str]:
@@ -32,7 +33,7 @@ def _linked_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     systems are reversed once each here, the submissions' links follow the shape of one."""
     list_url = functools.cache(lambda release, kind: reverse("frontend:list", args=[release, kind]))
     system_url = functools.cache(lambda pk: reverse("pages:system", args=[pk]))
-    submission_prefix = reverse("submissions:detail", args=[0])[: -len("0/")]
+    submission_prefix = submission_path_prefix()
     return [
         {
             **row,

@@ -27,6 +27,12 @@ def submission_permalink(pk: int) -> str:
     return site_url(reverse("submissions:detail", kwargs={"pk": pk}))
 
 
+def submission_path_prefix() -> str:
+    """The path of a submission's page without its id, so that rows need no URL reversing each."""
+    sample = reverse("submissions:detail", kwargs={"pk": 0})
+    return sample[: -len("0/")]
+
+
 def _submission_permalink_prefix() -> str:
     """The permalink of a submission without its id, so that rows need no URL reversing each."""
     sample = submission_permalink(0)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from registry.lists.awards import awards_shown, snapshot_awards
 from registry.lists.changes import correction_changes, release_changes
 from registry.lists.forms import ReleaseForm
+from registry.lists.permalinks import submission_path_prefix
 from registry.lists.publishing import release_drafts_build, release_publish, snapshot_publish
 from registry.lists.publishing_selectors import (
     KindState,
@@ -135,7 +136,7 @@ def release_edit(request: HttpRequest, release: str) -> HttpResponse:
 
 def published_summaries(states: list[KindState]) -> list[dict[str, Any]]:
     """Per published list of the release: its awards and how many of its entries are new on it."""
-    detail_prefix = reverse("submissions:detail", kwargs={"pk": 0})[: -len("0/")]
+    detail_prefix = submission_path_prefix()
     summaries = []
     for state in states:
         if state.published is None:
